@@ -1,0 +1,54 @@
+# dcglab: the two commands of the README are `make book` and `make test`.
+#   make book   create .venv, install the pinned requirements and dcglab, fetch the
+#               pinned web assets (npm), build the static site into _build/html
+#   make test   everything `make book` does, then every test: unit, property,
+#               reference libraries, doctests, nbval over every chapter, browser
+#   make lab    convenience: open the notebooks in JupyterLab
+#   make execute  re-execute every chapter notebook in place (saves widget state)
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
+
+.PHONY: book test lab execute assets lint clean
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@touch $@
+
+assets: package.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --no-audit --no-fund --loglevel=error; \
+	else \
+		echo "notice: npm not found; the site will load MathJax and the widget renderer from public CDNs"; \
+	fi
+
+book: $(STAMP) assets
+	$(BIN)/jupyter-book build --all -W --keep-going .
+	@echo "Book built. Open _build/html/index.html in a browser, or serve it with:"
+	@echo "  $(BIN)/python -m http.server --directory _build/html 8000  (then visit http://127.0.0.1:8000)"
+
+test: book
+	$(BIN)/python -m pytest
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab chapters/
+
+execute: $(STAMP)
+	@for nb in $(NOTEBOOKS); do \
+		echo "executing $$nb"; \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=600 $$nb || exit 1; \
+	done
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+
+clean:
+	rm -rf _build _vendor

@@ -1,0 +1,58 @@
+"""Local Sphinx extension for the dcglab book (``sphinx.local_extensions``).
+
+1. On every build, refill ``_vendor/`` (see ``vendor_assets.py``). When the
+   npm assets are missing, swap the ``dcglab-vendor/...`` entries of ``mathjax_path``
+   and ``nb_ipywidgets_js`` for the same pinned files on the public CDN.
+2. Drop duplicated inline ``<script>`` tags. Sphinx 7.4 re-adds every
+   body-only script registered after ``Builder.init()`` (sphinx-thebe's
+   ``const THEBE_JS_URL = ...``, sphinx-togglebutton's settings) with filename
+   ``''`` next to the original ``None``, so each page declared the same
+   ``const`` twice and raised a SyntaxError in the browser console.
+"""
+
+from __future__ import annotations
+
+import os
+
+import vendor_assets
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+
+def _on_config_inited(app, config) -> None:
+    mode = vendor_assets.vendor(log=logger.info)
+    if mode == "local":
+        return
+    # myst-nb reads nb_ipywidgets_js at builder-inited and Sphinx reads
+    # mathjax_path per page, both after this.
+    config.mathjax_path = vendor_assets.cdn_url(config.mathjax_path)
+    swapped = {}
+    for path, attrs in config.nb_ipywidgets_js.items():
+        url = vendor_assets.cdn_url(path)
+        attrs = dict(attrs)
+        if "html-manager" in url and "://" in url:
+            attrs.setdefault("data-jupyter-widgets-cdn", vendor_assets.CDN)
+        swapped[url] = attrs
+    config.nb_ipywidgets_js = swapped
+
+
+def _dedupe_scripts(app, pagename, templatename, context, doctree) -> None:
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for js in scripts:
+        filename = os.fspath(getattr(js, "filename", js) or "")
+        attrs = getattr(js, "attributes", {}) or {}
+        key = (filename, tuple(sorted((k, str(v)) for k, v in attrs.items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(js)
+    scripts[:] = unique
+
+
+def setup(app):
+    app.connect("config-inited", _on_config_inited)
+    app.connect("html-page-context", _dedupe_scripts, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,34 @@
+"""dcglab: the one package behind every number in the DCG/nDCG book.
+
+Formulas live in one place each: gains in :mod:`dcglab.gains`, discounts in
+:mod:`dcglab.discounts`, the ideal ranking in :mod:`dcglab.ideal`, and CG, DCG,
+IDCG and nDCG in :mod:`dcglab.measures`. :mod:`dcglab.article` holds the
+reference article's published figures with the computations that reproduce them.
+"""
+
+from .discounts import Discount, geometric_discount, jk_discount, log_discount, reciprocal_discount
+from .gains import exponential_gain, gain_values, linear_gain, mapped_gain
+from .ideal import ideal_order
+from .measures import cg, curves, dcg, dcg_curve, idcg, ndcg, ndcg_curve, rank_table
+
+__all__ = [
+    "Discount",
+    "cg",
+    "curves",
+    "dcg",
+    "dcg_curve",
+    "exponential_gain",
+    "gain_values",
+    "geometric_discount",
+    "idcg",
+    "ideal_order",
+    "jk_discount",
+    "linear_gain",
+    "log_discount",
+    "mapped_gain",
+    "ndcg",
+    "ndcg_curve",
+    "rank_table",
+    "reciprocal_discount",
+]
+__version__ = "0.1.0"

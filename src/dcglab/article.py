@@ -1,0 +1,388 @@
+"""The reference article's published figures, as data, each with its computation.
+
+Every :class:`Figure` records a number exactly as the article prints it, where it
+is printed, and a function that recomputes it with :mod:`dcglab`. The test suite
+asserts that every computed value, rounded to the article's precision, equals
+the published one, and the chapters show both side by side.
+
+Sources: ``reference/dcg-and-ndcg-article.txt`` (the article) and
+``reference/ndcg-overview.txt`` (the overview, section 5).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import pandas as pd
+
+from .discounts import Discount
+from .gains import gain_values
+from .measures import cg, dcg, idcg, ndcg, ndcg_curve, rank_table
+from .reversals import Reversals, count_reversals
+from .usermodels import average_precision
+
+#: The article's worked example: a system's six grades, also all judged grades.
+EXAMPLE = (3, 2, 3, 0, 1, 2)
+#: The overview's example ranking and its judged grades (section 5.1).
+OVERVIEW_RUN = (2, 3, 0, 1, 0)
+#: Two rankings judged against the worked example's grades (the ideal is 3,3,2,2,1,0).
+#: Note: their grade multiset is 3,2,2,1,0,0, not the example's; the article calls
+#: them orderings of the same documents, but its figures need judged=EXAMPLE.
+X = (3, 0, 0, 2, 2, 1)
+Y = (2, 2, 1, 3, 0, 0)
+#: Judged grades and a two-document run for the ideal-ranking pitfall.
+PITFALL_JUDGED = (3, 3, 2, 1, 0, 0)
+PITFALL_RUN = (1, 0)
+#: One highly relevant, three marginal and two non-relevant documents, ranked two ways.
+U = (1, 1, 1, 3, 0, 0)
+V = (3, 0, 1, 1, 1, 0)
+GAINS = ("linear", "exponential")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One published number and the computation that reproduces it.
+
+    Parameters
+    ----------
+    key : str
+        Short identifier, e.g. ``"ndcg6_linear"``.
+    published : str
+        The number exactly as printed (``"0.961"``, ``"29"``).
+    section : str
+        Where it is printed.
+    compute : callable
+        Returns the unrounded value.
+    chapter : int
+        The book chapter that shows it.
+    """
+
+    key: str
+    published: str
+    section: str
+    compute: Callable[[], float]
+    chapter: int
+
+    @property
+    def decimals(self) -> int:
+        """Digits after the decimal point in the published figure."""
+        return len(self.published.partition(".")[2])
+
+    def formatted(self) -> str:
+        """The computed value rounded and printed like the published one."""
+        return f"{self.compute():.{self.decimals}f}"
+
+    def matches(self) -> bool:
+        """Whether the computed value rounds to the published figure."""
+        return self.formatted() == self.published
+
+
+def _terms(grades: tuple[int, ...], gain: str) -> pd.Series:
+    return rank_table(grades, gain)["discounted"]
+
+
+def _overview_rounded_dcg() -> float:
+    """The overview's DCG: the sum of per-rank terms each first rounded to 3 decimals."""
+    return float(_terms(OVERVIEW_RUN, "linear").round(3).sum())
+
+
+def _figures() -> list[Figure]:
+    a = "article"
+    f: list[Figure] = [
+        Figure("cg3_300", "3", f"{a}: Cumulative gain", lambda: cg((3, 0, 0), 3), 1),
+        Figure("cg3_003", "3", f"{a}: Cumulative gain", lambda: cg((0, 0, 3), 3), 1),
+    ]
+    weights = Discount("log").weights(20)
+    for i, pub in enumerate(("1.000", "0.631", "0.500", "0.431", "0.387", "0.356"), start=1):
+        f.append(
+            Figure(
+                f"discount_rank{i}",
+                pub,
+                f"{a}: worked example table, rank {i}",
+                lambda i=i: weights[i - 1],
+                2,
+            )
+        )
+    f.append(
+        Figure(
+            "rank10_percent",
+            "29",
+            f"{a}: Discounting (rank 10 keeps ~29 %)",
+            lambda: 100 * weights[9] / weights[0],
+            2,
+        )
+    )
+    printed = {
+        ("system", "linear"): ("3.000", "1.262", "1.500", "0", "0.387", "0.712"),
+        ("system", "exponential"): ("7.000", "1.893", "3.500", "0", "0.387", "1.069"),
+        ("ideal", "linear"): ("3.000", "1.893", "1.000", "0.861", "0.387", "0"),
+        ("ideal", "exponential"): ("7.000", "4.417", "1.500", "1.292", "0.387", "0"),
+    }
+    for (who, gain), values in printed.items():
+        grades = EXAMPLE if who == "system" else (3, 3, 2, 2, 1, 0)
+        for i, pub in enumerate(values, start=1):
+            f.append(
+                Figure(
+                    f"{who}_term{i}_{gain}",
+                    pub,
+                    f"{a}: worked example, {who} table, rank {i}",
+                    lambda g=grades, gn=gain, i=i: _terms(g, gn)[i - 1],
+                    3,
+                )
+            )
+    for gain, d, i_, n in (
+        ("linear", "6.861", "7.141", "0.961"),
+        ("exponential", "13.848", "14.595", "0.949"),
+    ):
+        f += [
+            Figure(
+                f"dcg6_{gain}",
+                d,
+                f"{a}: worked example, DCG@6",
+                lambda g=gain: dcg(EXAMPLE, 6, g),
+                3,
+            ),
+            Figure(
+                f"idcg6_{gain}",
+                i_,
+                f"{a}: worked example, IDCG@6",
+                lambda g=gain: idcg(EXAMPLE, 6, g),
+                3,
+            ),
+            Figure(
+                f"ndcg6_{gain}",
+                n,
+                f"{a}: worked example, nDCG@6",
+                lambda g=gain: ndcg(EXAMPLE, 6, gain=g),
+                3,
+            ),
+        ]
+    o = "overview 5.2-5.3"
+    f += [
+        Figure("overview_term2", "1.893", o, lambda: _terms(OVERVIEW_RUN, "linear")[1], 3),
+        Figure("overview_term4", "0.431", o, lambda: _terms(OVERVIEW_RUN, "linear")[3], 3),
+        Figure("overview_dcg_rounded_terms", "4.324", o, _overview_rounded_dcg, 3),
+        Figure(
+            "overview_dcg_exact",
+            "4.3235",
+            "overview 5.2 (exact value, not printed there)",
+            lambda: dcg(OVERVIEW_RUN),
+            3,
+        ),
+        Figure("overview_ideal_term2", "1.262", o, lambda: _terms((3, 2, 1, 0, 0), "linear")[1], 3),
+        Figure("overview_idcg", "4.762", o, lambda: idcg(OVERVIEW_RUN), 3),
+        Figure("overview_ndcg", "0.908", o, lambda: ndcg(OVERVIEW_RUN), 3),
+    ]
+    cut = {
+        "DCG_linear": ("3.000", "4.262", "5.762", "5.762", "6.149", "6.861"),
+        "IDCG_linear": ("3.000", "4.893", "5.893", "6.754", "7.141", "7.141"),
+        "nDCG_linear": ("1.000", "0.871", "0.978", "0.853", "0.861", "0.961"),
+        "nDCG_exponential": ("1.000", "0.779", "0.959", "0.872", "0.876", "0.949"),
+    }
+    for col, values in cut.items():
+        measure, gain = col.split("_")
+        for k, pub in enumerate(values, start=1):
+            f.append(
+                Figure(
+                    f"cutoff{k}_{col}",
+                    pub,
+                    f"{a}: nDCG at each cutoff, k = {k}",
+                    lambda m=measure, g=gain, k=k: ndcg_curve(EXAMPLE, gain=g)[m][k - 1],
+                    4,
+                )
+            )
+    # Chapter 5: what each gain values, and the X/Y reversal.
+    f += [
+        Figure("grade3_over_grade1_linear", "3", f"{a}: Gain", lambda: _ratio((3, 1), "linear"), 5),
+        Figure(
+            "grade3_over_grade1_exponential",
+            "7",
+            f"{a}: Gain",
+            lambda: _ratio((3, 1), "exponential"),
+            5,
+        ),
+    ]
+    xy = {
+        ("X", 3): ("0.509", "0.542"),
+        ("Y", 3): ("0.638", "0.418"),
+        ("X", 6): ("0.699", "0.672"),
+        ("Y", 6): ("0.708", "0.576"),
+    }
+    for (name, k), values in xy.items():
+        ranking = X if name == "X" else Y
+        for gain, pub in zip(GAINS, values):
+            f.append(
+                Figure(
+                    f"{name}_ndcg{k}_{gain}",
+                    pub,
+                    f"{a}: Linear versus exponential gain",
+                    lambda r=ranking, k=k, g=gain: ndcg(r, k, judged=EXAMPLE, gain=g),
+                    5,
+                )
+            )
+    # Chapter 6: which logarithm.
+    bases = (
+        ("2", 2.0, "6.861", "7.141"),
+        ("e", math.e, "9.899", "10.302"),
+        ("10", 10.0, "22.792", "23.722"),
+    )
+    for name, base, d, i_ in bases:
+        disc = Discount("log", base=base)
+        f += [
+            Figure(
+                f"log{name}_dcg6",
+                d,
+                f"{a}: Which logarithm?",
+                lambda disc=disc: dcg(EXAMPLE, 6, discount=disc),
+                6,
+            ),
+            Figure(
+                f"log{name}_idcg6",
+                i_,
+                f"{a}: Which logarithm?",
+                lambda disc=disc: idcg(EXAMPLE, 6, discount=disc),
+                6,
+            ),
+        ]
+        for gain, pub in zip(GAINS, ("0.961", "0.949")):
+            f.append(
+                Figure(
+                    f"log{name}_ndcg6_{gain}",
+                    pub,
+                    f"{a}: Which logarithm?",
+                    lambda disc=disc, g=gain: ndcg(EXAMPLE, 6, gain=g, discount=disc),
+                    6,
+                )
+            )
+    for b, d, i_, nl, ne in (
+        (2.0, "8.097", "8.693", "0.932", "0.898"),
+        (10.0, "11.000", "11.000", "1.000", "1.000"),
+    ):
+        disc = Discount("jk", base=b)
+        tag = f"jk{b:g}"
+        f += [
+            Figure(
+                f"{tag}_dcg6",
+                d,
+                f"{a}: Which logarithm? (JK form)",
+                lambda disc=disc: dcg(EXAMPLE, 6, discount=disc),
+                6,
+            ),
+            Figure(
+                f"{tag}_idcg6",
+                i_,
+                f"{a}: Which logarithm? (JK form)",
+                lambda disc=disc: idcg(EXAMPLE, 6, discount=disc),
+                6,
+            ),
+            Figure(
+                f"{tag}_ndcg6_linear",
+                nl,
+                f"{a}: Which logarithm? (JK form)",
+                lambda disc=disc: ndcg(EXAMPLE, 6, discount=disc),
+                6,
+            ),
+            Figure(
+                f"{tag}_ndcg6_exponential",
+                ne,
+                f"{a}: Which logarithm? (JK form)",
+                lambda disc=disc: ndcg(EXAMPLE, 6, gain="exponential", discount=disc),
+                6,
+            ),
+        ]
+    # Chapter 7: the ideal-ranking pitfall.
+    f += [
+        Figure(
+            "pitfall_judged",
+            "0.204",
+            f"{a}: Pitfalls (ideal from all judged)",
+            lambda: ndcg(PITFALL_RUN, 2, judged=PITFALL_JUDGED),
+            7,
+        ),
+        Figure(
+            "pitfall_retrieved",
+            "1.000",
+            f"{a}: Pitfalls (ideal from retrieved)",
+            lambda: ndcg(PITFALL_RUN, 2, judged=PITFALL_JUDGED, ideal="retrieved"),
+            7,
+        ),
+    ]
+    # Chapter 5: the enumeration of orderings of the worked example's documents.
+    rev = "article: Linear versus exponential gain (enumeration)"
+    f += [
+        Figure("orderings", "180", rev, lambda: _reversals().orderings, 5),
+        Figure("ordering_pairs", "16110", rev, lambda: _reversals().pairs, 5),
+        Figure("reversed_pairs", "1002", rev, lambda: _reversals().reversed, 5),
+        Figure("reversed_percent", "6.2", rev, lambda: 100 * _reversals().share, 5),
+    ]
+    # Chapter 8: graded versus binary relevance.
+    gb = "article: Graded versus binary relevance"
+    for name, ranking, ap, lin, exp in (
+        ("U", U, "1.000", "0.750", "0.601"),
+        ("V", V, "0.804", "0.946", "0.971"),
+    ):
+        f += [
+            Figure(f"{name}_ap", ap, gb, lambda r=ranking: average_precision(r), 8),
+            Figure(f"{name}_ndcg6_linear", lin, gb, lambda r=ranking: ndcg(r, 6), 8),
+            Figure(
+                f"{name}_ndcg6_exponential",
+                exp,
+                gb,
+                lambda r=ranking: ndcg(r, 6, gain="exponential"),
+                8,
+            ),
+        ]
+    return f
+
+
+@cache
+def _reversals() -> Reversals:
+    return count_reversals(EXAMPLE, 6)
+
+
+def _ratio(grades: tuple[int, int], gain: str) -> float:
+    high, low = gain_values(grades, gain)
+    return float(high / low)
+
+
+FIGURES: tuple[Figure, ...] = tuple(_figures())
+BY_KEY = {fig.key: fig for fig in FIGURES}
+
+
+def figure(key: str) -> Figure:
+    """Look up a published figure by key."""
+    try:
+        return BY_KEY[key]
+    except KeyError:
+        raise KeyError(f"no article figure named {key!r}") from None
+
+
+def comparison(chapter: int | None = None, prefix: str = "") -> pd.DataFrame:
+    """Published against computed figures, as a table of strings.
+
+    Parameters
+    ----------
+    chapter : int, optional
+        Only the figures a chapter shows.
+    prefix : str
+        Only keys starting with this prefix.
+
+    Examples
+    --------
+    >>> comparison(prefix="ndcg6_").to_string(index=False).splitlines()[1]
+    '     ndcg6_linear     0.961    0.961   yes'
+    """
+    rows = [
+        {
+            "figure": fig.key,
+            "published": fig.published,
+            "computed": fig.formatted(),
+            "match": "yes" if fig.matches() else "NO",
+        }
+        for fig in FIGURES
+        if (chapter is None or fig.chapter == chapter) and fig.key.startswith(prefix)
+    ]
+    return pd.DataFrame(rows, columns=["figure", "published", "computed", "match"])

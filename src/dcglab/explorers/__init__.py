@@ -1,0 +1,17 @@
+"""Interactive explorers: anywidgets whose sliders work in Jupyter and on the static site.
+
+Each explorer's JavaScript recomputes with ``measures.js``, the JS twin of
+:mod:`dcglab`'s formulas, so the published book responds without a kernel.
+"""
+
+from .base import REGISTRY, Explorer
+from .core import CumulativeGainExplorer, CutoffExplorer, DiscountExplorer, NdcgExplorer
+
+__all__ = [
+    "REGISTRY",
+    "CumulativeGainExplorer",
+    "CutoffExplorer",
+    "DiscountExplorer",
+    "Explorer",
+    "NdcgExplorer",
+]

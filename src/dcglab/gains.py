@@ -1,0 +1,178 @@
+"""Gain functions: how much a document of a given relevance grade is worth.
+
+A *gain* maps each relevance grade to a non-negative number. Three kinds are
+supported, named by a :data:`GainSpec`:
+
+``"linear"``
+    :math:`g(r) = r`, the form closest to Järvelin and Kekäläinen (2002).
+``"exponential"``
+    :math:`g(r) = 2^r - 1`, popularised by Burges et al. (2005).
+a mapping ``{grade: gain}``
+    any explicit table, for example Cranfield's ``5 - grade``.
+
+Every other module calls :func:`gain_values`; this is the one place where a
+grade becomes a gain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+GainSpec = str | Mapping[float, float]
+"""``"linear"``, ``"exponential"``, ``"exponential:a"`` (gain ``a**r - 1``), or a mapping."""
+
+GAIN_NAMES = ("linear", "exponential")
+
+
+def as_grades(grades: Sequence[float] | np.ndarray, name: str = "grades") -> np.ndarray:
+    """Return ``grades`` as a 1-D float array, rejecting NaN and empty input.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Relevance grades in rank order.
+    name : str
+        Argument name used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        A 1-D ``float64`` copy of the grades.
+
+    Raises
+    ------
+    ValueError
+        If the input is empty, not one-dimensional, or contains NaN or
+        infinite values.
+
+    Examples
+    --------
+    >>> as_grades([3, 2, 0]).tolist()
+    [3.0, 2.0, 0.0]
+    """
+    try:
+        arr = np.asarray(grades, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numbers, got {grades!r}") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: a ranking needs at least one grade")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values: {arr.tolist()}")
+    return arr
+
+
+def linear_gain(grades: np.ndarray) -> np.ndarray:
+    r"""Linear gain :math:`g(r) = r`.
+
+    Examples
+    --------
+    >>> linear_gain(np.array([3.0, 0.0])).tolist()
+    [3.0, 0.0]
+    """
+    return np.asarray(grades, dtype=float).copy()
+
+
+def exponential_gain(grades: np.ndarray, a: float = 2.0) -> np.ndarray:
+    r"""Exponential gain :math:`g(r) = a^r - 1` (Burges et al. use :math:`a = 2`).
+
+    With :math:`a = 2` grades 0, 1, 2, 3 are worth 0, 1, 3, 7.
+
+    Examples
+    --------
+    >>> exponential_gain(np.array([0.0, 1.0, 2.0, 3.0])).tolist()
+    [0.0, 1.0, 3.0, 7.0]
+    """
+    return np.power(float(a), np.asarray(grades, dtype=float)) - 1.0
+
+
+def mapped_gain(grades: np.ndarray, mapping: Mapping[float, float]) -> np.ndarray:
+    """Gain read from an explicit table ``{grade: gain}``.
+
+    Raises
+    ------
+    ValueError
+        If a grade is missing from the table or a gain is negative or NaN.
+
+    Examples
+    --------
+    >>> mapped_gain(np.array([1.0, 4.0, -1.0]), {1: 4, 2: 3, 3: 2, 4: 1, -1: 0}).tolist()
+    [4.0, 1.0, 0.0]
+    """
+    table = {float(k): float(v) for k, v in mapping.items()}
+    bad = [v for v in table.values() if not np.isfinite(v) or v < 0]
+    if bad:
+        raise ValueError(f"gain mapping must give finite non-negative gains, got {bad}")
+    missing = sorted({float(g) for g in grades} - table.keys())
+    if missing:
+        raise ValueError(f"gain mapping has no entry for grade(s) {missing}")
+    return np.array([table[float(g)] for g in grades], dtype=float)
+
+
+def parse_gain(gain: GainSpec) -> tuple[str, float | Mapping[float, float] | None]:
+    """Split a :data:`GainSpec` into its kind and parameter.
+
+    ``"exponential:3"`` means :math:`3^r - 1`.
+
+    Examples
+    --------
+    >>> parse_gain("exponential:3")
+    ('exponential', 3.0)
+    """
+    if isinstance(gain, Mapping):
+        return "mapping", gain
+    if not isinstance(gain, str):
+        raise ValueError(f"gain must be 'linear', 'exponential' or a mapping, got {gain!r}")
+    kind, _, param = gain.partition(":")
+    if kind == "linear" and not param:
+        return "linear", None
+    if kind == "exponential":
+        a = float(param) if param else 2.0
+        if not a > 1:
+            raise ValueError(f"gain: the exponential base must be > 1, got {a}")
+        return "exponential", a
+    raise ValueError(f"gain must be 'linear', 'exponential' or a mapping, got {gain!r}")
+
+
+def gain_values(grades: Sequence[float] | np.ndarray, gain: GainSpec = "linear") -> np.ndarray:
+    r"""Map relevance grades to gains.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Relevance grades.
+    gain : str or mapping, default ``"linear"``
+        ``"linear"`` (:math:`r`), ``"exponential"`` (:math:`2^r - 1`),
+        ``"exponential:a"`` (:math:`a^r - 1`) or a mapping ``{grade: gain}``.
+
+    Returns
+    -------
+    numpy.ndarray
+        One gain per grade.
+
+    Raises
+    ------
+    ValueError
+        If grades are empty, NaN, or negative under a formula gain (a mapping
+        may give any grade, including Cranfield's ``-1``, a gain).
+
+    Examples
+    --------
+    >>> gain_values([3, 2, 1, 0], "exponential").tolist()
+    [7.0, 3.0, 1.0, 0.0]
+    """
+    arr = as_grades(grades)
+    kind, param = parse_gain(gain)
+    if kind == "mapping":
+        return mapped_gain(arr, param)  # type: ignore[arg-type]
+    if np.any(arr < 0):
+        raise ValueError(
+            f"grades must be >= 0 for {kind} gain, got {arr[arr < 0].tolist()}; "
+            "use a gain mapping to give negative codes a gain"
+        )
+    if kind == "linear":
+        return linear_gain(arr)
+    return exponential_gain(arr, param)  # type: ignore[arg-type]

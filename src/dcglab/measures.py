@@ -1,0 +1,289 @@
+r"""Cumulative gain, DCG, ideal DCG and nDCG for one ranked list.
+
+With gain :math:`g`, discount weights :math:`w_i` and grades :math:`r_i` in rank
+order,
+
+.. math::
+
+    \mathrm{CG}@k = \sum_{i=1}^{k} r_i, \qquad
+    \mathrm{DCG}@k = \sum_{i=1}^{k} g(r_i)\, w_i, \qquad
+    \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k},
+
+where IDCG@k is the DCG@k of the ideal ranking (:mod:`dcglab.ideal`). Every
+cutoff is read from one prefix sum (:func:`dcg_curve`), so the table of all
+cutoffs costs one pass. A cutoff beyond the end of a list adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from .discounts import Discount, DiscountSpec
+from .gains import GainSpec, as_grades, gain_values
+from .ideal import IdealSource, ideal_order, ideal_source
+
+ZeroPolicy = Literal["error", "zero", "one", "skip"]
+ZERO_POLICIES = ("error", "zero", "one", "skip")
+
+Grades = Sequence[float] | np.ndarray
+
+
+def check_k(k: int | None, n: int) -> int:
+    """Validate a cutoff and return it, or ``n`` when ``k`` is ``None``.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer >= 1.
+    """
+    if k is None:
+        return n
+    if isinstance(k, bool) or int(k) != k or k < 1:
+        raise ValueError(f"k must be an integer >= 1, got {k!r}")
+    return int(k)
+
+
+def dcg_curve(gains: np.ndarray, discount: DiscountSpec = "log2") -> np.ndarray:
+    r"""DCG at every cutoff: the prefix sums :math:`\sum_{i\le k} g_i w_i`, k = 1..n.
+
+    This is the single place where gains meet discounts.
+
+    Parameters
+    ----------
+    gains : numpy.ndarray
+        Gains in rank order (see :func:`dcglab.gains.gain_values`).
+    discount : str or Discount, default ``"log2"``
+
+    Examples
+    --------
+    >>> np.round(dcg_curve(np.array([3.0, 2.0, 3.0])), 3).tolist()
+    [3.0, 4.262, 5.762]
+    """
+    return np.cumsum(gains * Discount.parse(discount).weights(len(gains)))
+
+
+def at_cutoff(curve: np.ndarray, k: int) -> float:
+    """Value of a prefix-sum curve at cutoff ``k`` (the last value when ``k`` > n)."""
+    return float(curve[min(k, len(curve)) - 1])
+
+
+def cg(grades: Grades, k: int | None = None, gain: GainSpec = "linear") -> float:
+    r"""Cumulative gain :math:`\mathrm{CG}@k = \sum_{i=1}^{k} g(r_i)`, blind to order.
+
+    Examples
+    --------
+    >>> cg([3, 0, 0]), cg([0, 0, 3])
+    (3.0, 3.0)
+    """
+    g = gain_values(grades, gain)
+    return at_cutoff(np.cumsum(g), check_k(k, len(g)))
+
+
+def dcg(
+    grades: Grades,
+    k: int | None = None,
+    gain: GainSpec = "linear",
+    discount: DiscountSpec = "log2",
+) -> float:
+    r"""Discounted cumulative gain :math:`\mathrm{DCG}@k = \sum_{i=1}^{k} g(r_i)\,w_i`.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades in rank order.
+    k : int, optional
+        Cutoff; all ranks when omitted.
+    gain : str or mapping, default ``"linear"``
+    discount : str or Discount, default ``"log2"`` (:math:`w_i = 1/\log_2(i+1)`)
+
+    Examples
+    --------
+    >>> round(dcg([3, 2, 3, 0, 1, 2], 6), 3)
+    6.861
+    >>> round(dcg([3, 2, 3, 0, 1, 2], 6, gain="exponential"), 3)
+    13.848
+    """
+    g = gain_values(grades, gain)
+    return at_cutoff(dcg_curve(g, discount), check_k(k, len(g)))
+
+
+def idcg(
+    judged: Grades,
+    k: int | None = None,
+    gain: GainSpec = "linear",
+    discount: DiscountSpec = "log2",
+) -> float:
+    r"""Ideal DCG: the DCG@k of ``judged`` sorted by decreasing gain.
+
+    Examples
+    --------
+    >>> round(idcg([3, 2, 3, 0, 1, 2], 6), 3)
+    7.141
+    """
+    return dcg(ideal_order(judged, gain), k, gain, discount)
+
+
+def apply_zero_policy(value: float | None, zero_idcg: ZeroPolicy) -> float | None:
+    """Resolve a query whose IDCG is 0 (``value`` is ``None``) under a policy.
+
+    ``"error"`` raises, ``"zero"`` scores 0 (trec_eval), ``"one"`` scores 1, and
+    ``"skip"`` returns ``None`` so that a mean can leave the query out.
+    """
+    if zero_idcg not in ZERO_POLICIES:
+        raise ValueError(f"zero_idcg must be one of {ZERO_POLICIES}, got {zero_idcg!r}")
+    if value is not None:
+        return value
+    if zero_idcg == "error":
+        raise ValueError(
+            "IDCG is 0 (no judged document has positive gain), so nDCG is undefined; "
+            "pass zero_idcg='zero', 'one' or 'skip' to choose a policy"
+        )
+    return {"zero": 0.0, "one": 1.0, "skip": None}[zero_idcg]
+
+
+def curves(
+    grades: Grades,
+    *,
+    judged: Grades | None = None,
+    ideal: IdealSource = "judged",
+    gain: GainSpec = "linear",
+    discount: DiscountSpec = "log2",
+    kmax: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""DCG@k and IDCG@k for every cutoff k = 1..kmax, from two prefix sums.
+
+    Parameters are those of :func:`ndcg_curve`. Returns two arrays of length
+    ``kmax``: the system's DCG and the ideal DCG.
+
+    Examples
+    --------
+    >>> d, i = curves([3, 2, 3, 0, 1, 2])
+    >>> np.round(d / i, 3).tolist()
+    [1.0, 0.871, 0.978, 0.853, 0.861, 0.961]
+    """
+    arr = as_grades(grades)
+    kmax = check_k(kmax, len(arr))
+    source = ideal_source(arr, judged, ideal)
+    system = dcg_curve(gain_values(arr, gain), discount)
+    best = dcg_curve(gain_values(ideal_order(source, gain), gain), discount)
+    ks = range(1, kmax + 1)
+    return (
+        np.array([at_cutoff(system, k) for k in ks]),
+        np.array([at_cutoff(best, k) for k in ks]),
+    )
+
+
+def ndcg_curve(
+    grades: Grades,
+    *,
+    judged: Grades | None = None,
+    ideal: IdealSource = "judged",
+    gain: GainSpec = "linear",
+    discount: DiscountSpec = "log2",
+    zero_idcg: ZeroPolicy = "error",
+    kmax: int | None = None,
+) -> pd.DataFrame:
+    r"""The table of DCG, IDCG and nDCG at every cutoff k = 1..kmax, in one call.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades of the retrieved list in rank order.
+    judged : sequence of float, optional
+        All judged grades of the query; by default the retrieved list itself.
+    ideal : {"judged", "retrieved"}, default ``"judged"``
+        Build the ideal from all judged grades, or only from the retrieved ones.
+    gain, discount
+        See :func:`dcg`.
+    zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
+        Policy when IDCG@k is 0 (see :func:`apply_zero_policy`); ``"skip"``
+        gives a missing value (``None``) in the nDCG column.
+    kmax : int, optional
+        Largest cutoff; by default the length of the retrieved list.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``k``, ``DCG``, ``IDCG``, ``nDCG``.
+
+    Examples
+    --------
+    >>> ndcg_curve([3, 2, 3, 0, 1, 2])["nDCG"].round(3).tolist()
+    [1.0, 0.871, 0.978, 0.853, 0.861, 0.961]
+    """
+    d, i = curves(grades, judged=judged, ideal=ideal, gain=gain, discount=discount, kmax=kmax)
+    n = [apply_zero_policy(dk / ik if ik > 0 else None, zero_idcg) for dk, ik in zip(d, i)]
+    return pd.DataFrame({"k": np.arange(1, len(d) + 1), "DCG": d, "IDCG": i, "nDCG": n})
+
+
+def ndcg(
+    grades: Grades,
+    k: int | None = None,
+    *,
+    judged: Grades | None = None,
+    ideal: IdealSource = "judged",
+    gain: GainSpec = "linear",
+    discount: DiscountSpec = "log2",
+    zero_idcg: ZeroPolicy = "error",
+) -> float | None:
+    r"""Normalised DCG, :math:`\mathrm{nDCG}@k = \mathrm{DCG}@k / \mathrm{IDCG}@k`.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades of the retrieved list in rank order.
+    k : int, optional
+        Cutoff; the whole list when omitted (the ideal is then also uncut, as
+        in trec_eval's ``ndcg``).
+    judged : sequence of float, optional
+        Every judged grade of the query. By default the retrieved list is taken
+        to hold all judged documents.
+    ideal : {"judged", "retrieved"}, default ``"judged"``
+    gain, discount
+        See :func:`dcg`.
+    zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
+        What a query with IDCG 0 scores; ``"skip"`` returns ``None``.
+
+    Examples
+    --------
+    >>> round(ndcg([3, 2, 3, 0, 1, 2], 6), 3)
+    0.961
+    >>> round(ndcg([1, 0], 2, judged=[3, 3, 2, 1, 0, 0]), 3)
+    0.204
+    >>> ndcg([1, 0], 2, judged=[3, 3, 2, 1, 0, 0], ideal="retrieved")
+    1.0
+    """
+    arr = as_grades(grades)
+    source = ideal_source(arr, judged, ideal)
+    kk = check_k(k, max(len(arr), len(source)))
+    d = dcg(arr, kk, gain, discount)
+    i = idcg(source, kk, gain, discount)
+    return apply_zero_policy(d / i if i > 0 else None, zero_idcg)
+
+
+def rank_table(
+    grades: Grades, gain: GainSpec = "linear", discount: DiscountSpec = "log2"
+) -> pd.DataFrame:
+    """Per-rank breakdown: rank, discount weight, grade, gain and discounted gain.
+
+    Examples
+    --------
+    >>> rank_table([3, 2])["discounted"].round(3).tolist()
+    [3.0, 1.262]
+    """
+    arr = as_grades(grades)
+    g = gain_values(arr, gain)
+    w = Discount.parse(discount).weights(len(arr))
+    return pd.DataFrame(
+        {
+            "rank": np.arange(1, len(arr) + 1),
+            "discount": w,
+            "grade": arr.astype(int) if np.all(arr == np.round(arr)) else arr,
+            "gain": g,
+            "discounted": g * w,
+        }
+    )

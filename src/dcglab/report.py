@@ -1,0 +1,28 @@
+"""Fixed-format text for the notebooks, so that stored outputs are reproducible."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def format_table(df: pd.DataFrame, digits: int = 3) -> str:
+    """A table as plain text with every float printed to ``digits`` decimals.
+
+    Missing values (a skipped query's nDCG) print as ``-``.
+
+    Examples
+    --------
+    >>> print(format_table(pd.DataFrame({"k": [1, 2], "nDCG": [1.0, 0.87105]})))
+    k  nDCG
+    1 1.000
+    2 0.871
+    """
+
+    def cell(x: object) -> str:
+        if x is None or (isinstance(x, float) and pd.isna(x)):
+            return "-"
+        if isinstance(x, float):
+            return f"{x:.{digits}f}"
+        return str(x)
+
+    return df.map(cell).to_string(index=False)

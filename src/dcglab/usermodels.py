@@ -1,0 +1,98 @@
+r"""Measures built on other user models: AP, RR, RBP and ERR.
+
+Grades are made binary where a measure needs it: a document is relevant when its
+grade is at least ``threshold`` (default 1).
+
+- Average precision, :math:`\mathrm{AP} = \frac{1}{R}\sum_{i:\,rel_i} P@i`, with
+  :math:`R` the number of relevant judged documents.
+- Reciprocal rank, :math:`1/i^*` for the first relevant rank :math:`i^*` (0 if none).
+- Rank-biased precision (Moffat and Zobel 2008),
+  :math:`\mathrm{RBP} = (1-p)\sum_i r_i\, p^{i-1}`.
+- Expected reciprocal rank (Chapelle et al. 2009),
+  :math:`\mathrm{ERR} = \sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)` with
+  :math:`R_i = (2^{g_i}-1)/2^{g_{\max}}`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .discounts import Discount
+from .gains import as_grades
+from .ideal import check_subset
+from .measures import Grades
+
+
+def relevant(grades: Grades, threshold: float = 1) -> np.ndarray:
+    """Binary relevance: 1.0 where the grade is at least ``threshold``."""
+    arr = as_grades(grades)
+    if np.any(arr < 0):
+        raise ValueError(f"grades must be >= 0, got {arr[arr < 0].tolist()}")
+    return (arr >= threshold).astype(float)
+
+
+def average_precision(
+    grades: Grades, *, judged: Grades | None = None, threshold: float = 1
+) -> float:
+    r"""Average precision :math:`\frac{1}{R}\sum_{i:\,rel_i} P@i`.
+
+    ``judged`` lists every judged grade (by default the ranking itself); its
+    relevant documents make :math:`R`. A query with :math:`R = 0` scores 0.
+
+    Examples
+    --------
+    >>> round(average_precision([3, 0, 1, 1, 1, 0]), 3)
+    0.804
+    """
+    rel = relevant(grades, threshold)
+    if judged is not None:
+        check_subset(as_grades(grades), as_grades(judged, "judged"))
+    n_rel = relevant(grades if judged is None else judged, threshold).sum()
+    if n_rel == 0:
+        return 0.0
+    precision = np.cumsum(rel) / np.arange(1, len(rel) + 1)
+    return float((precision * rel).sum() / n_rel)
+
+
+def reciprocal_rank(grades: Grades, threshold: float = 1) -> float:
+    """``1/i`` for the first relevant rank ``i``, 0 when nothing is relevant.
+
+    Examples
+    --------
+    >>> reciprocal_rank([0, 0, 2])
+    0.3333333333333333
+    """
+    hits = np.flatnonzero(relevant(grades, threshold))
+    return float(Discount("reciprocal").weights(hits[0] + 1)[-1]) if hits.size else 0.0
+
+
+def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
+    r"""Rank-biased precision :math:`(1-p)\sum_i r_i p^{i-1}` with binary :math:`r_i`.
+
+    Examples
+    --------
+    >>> round(rbp([1, 0, 1], p=0.5), 4)
+    0.625
+    """
+    rel = relevant(grades, threshold)
+    d = Discount("geometric", p=p)
+    return float((1 - d.p) * (rel * d.weights(len(rel))).sum())
+
+
+def err(grades: Grades, max_grade: float = 3) -> float:
+    r"""Expected reciprocal rank with :math:`R_i = (2^{g_i} - 1)/2^{g_{\max}}`.
+
+    The user reads down the list and stops at rank :math:`i` with probability
+    :math:`R_i`; ERR is the expected :math:`1/i` of the stopping rank.
+
+    Examples
+    --------
+    >>> round(err([3, 0]), 4)
+    0.875
+    """
+    arr = as_grades(grades)
+    if np.any(arr < 0) or np.any(arr > max_grade):
+        raise ValueError(f"grades must lie in [0, max_grade={max_grade}], got {arr.tolist()}")
+    stop = (np.power(2.0, arr) - 1) / 2.0**max_grade
+    reach = np.concatenate(([1.0], np.cumprod(1 - stop)[:-1]))
+    return float((Discount("reciprocal").weights(len(arr)) * stop * reach).sum())

@@ -1,0 +1,141 @@
+"""Unit tests of gains, discounts and measures against hand-derived values."""
+
+import math
+
+import numpy as np
+import pytest
+
+import dcglab
+from dcglab import Discount, cg, dcg, gain_values, idcg, ndcg, ndcg_curve
+from dcglab.article import EXAMPLE, FIGURES
+
+LOG2_3 = math.log2(3)
+
+
+def test_gains_by_hand():
+    assert gain_values([0, 1, 2, 3], "linear").tolist() == [0, 1, 2, 3]
+    assert gain_values([0, 1, 2, 3], "exponential").tolist() == [0, 1, 3, 7]
+    assert gain_values([0, 1, 2], "exponential:3").tolist() == [0, 2, 8]
+    cranfield = {1: 4, 2: 3, 3: 2, 4: 1, -1: 0}
+    assert gain_values([1, 4, -1], cranfield).tolist() == [4, 1, 0]
+
+
+def test_discounts_by_hand():
+    assert Discount.parse("log2").weights(3).tolist() == pytest.approx([1, 1 / LOG2_3, 0.5])
+    assert Discount.parse("jk:2").weights(4).tolist() == pytest.approx(
+        [1, 1, 1 / LOG2_3, 0.5]
+    )
+    # With b = 10 the first nine ranks are undiscounted and rank 10 divides by 1.
+    assert Discount.parse("jk:10").weights(10).tolist() == pytest.approx([1.0] * 10)
+    assert Discount.parse("rbp:0.5").weights(3).tolist() == [1, 0.5, 0.25]
+    assert Discount.parse("reciprocal").weights(2).tolist() == [1, 0.5]
+    assert Discount.parse("ln").weights(1)[0] == pytest.approx(1 / math.log(2))
+
+
+def test_worked_example_by_hand():
+    # 3 + 2/log2(3) + 3/2 + 0 + 1/log2(6) + 2/log2(7)
+    expected = 3 + 2 / LOG2_3 + 1.5 + 1 / math.log2(6) + 2 / math.log2(7)
+    assert dcg(EXAMPLE, 6) == pytest.approx(expected, abs=1e-15)
+    ideal = 3 + 3 / LOG2_3 + 1 + 2 / math.log2(5) + 1 / math.log2(6)
+    assert idcg(EXAMPLE, 6) == pytest.approx(ideal, abs=1e-15)
+    assert ndcg(EXAMPLE, 6) == pytest.approx(expected / ideal, abs=1e-15)
+
+
+def test_cg_ignores_order_and_dcg_does_not():
+    assert cg([3, 0, 0], 3) == cg([0, 0, 3], 3) == 3
+    assert dcg([3, 0, 0], 3) > dcg([0, 0, 3], 3)
+
+
+def test_cutoff_beyond_list_adds_nothing():
+    assert dcg([3, 2], 10) == dcg([3, 2], 2)
+    # The ideal keeps growing past the retrieved list when more is judged.
+    assert ndcg([3], 2, judged=[3, 3]) == pytest.approx(3 / (3 + 3 / LOG2_3))
+
+
+def test_ideal_sorted_by_gain_not_grade():
+    cranfield = {1: 4, 2: 3, 3: 2, 4: 1}
+    # grade 1 is the best under 5 - grade, so ranking it first is ideal
+    assert ndcg([1, 2, 4], gain=cranfield) == 1.0
+    assert ndcg([4, 2, 1], gain=cranfield) < 1.0
+
+
+def test_ideal_from_judged_versus_retrieved():
+    judged = [3, 3, 2, 1, 0, 0]
+    assert ndcg([1, 0], 2, judged=judged) == pytest.approx(1 / (3 + 3 / LOG2_3))
+    assert ndcg([1, 0], 2, judged=judged, ideal="retrieved") == 1.0
+
+
+def test_curve_matches_pointwise():
+    table = ndcg_curve(EXAMPLE, gain="exponential")
+    for k in range(1, 7):
+        assert table["nDCG"][k - 1] == pytest.approx(ndcg(EXAMPLE, k, gain="exponential"))
+        assert table["DCG"][k - 1] == pytest.approx(dcg(EXAMPLE, k, gain="exponential"))
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"), [("zero", 0.0), ("one", 1.0), ("skip", None)]
+)
+def test_zero_idcg_policies(policy, expected):
+    assert ndcg([0, 0], zero_idcg=policy) == expected
+    assert ndcg_curve([0, 0], zero_idcg=policy)["nDCG"].tolist() == [expected, expected]
+
+
+def test_zero_idcg_default_is_an_error():
+    with pytest.raises(ValueError, match="IDCG is 0"):
+        ndcg([0, 0])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: dcg([]), "grades is empty"),
+        (lambda: dcg([1, float("nan")]), "NaN"),
+        (lambda: dcg([1, -1]), "grades must be >= 0"),
+        (lambda: dcg([1, -1], gain="exponential"), "grades must be >= 0"),
+        (lambda: dcg([[1, 2]]), "one-dimensional"),
+        (lambda: dcg(["a"]), "grades must be numbers"),
+        (lambda: dcg([1], k=0), "k must be an integer >= 1"),
+        (lambda: dcg([1], k=1.5), "k must be an integer >= 1"),
+        (lambda: dcg([1], k=True), "k must be an integer >= 1"),
+        (lambda: Discount("log", base=1), "base must be greater than 1"),
+        (lambda: Discount("log", base=0), "base must be greater than 1"),
+        (lambda: Discount("log", base=-2), "base must be greater than 1"),
+        (lambda: Discount("jk", base=float("nan")), "base must be greater than 1"),
+        (lambda: Discount("geometric", p=1), r"p \(patience\)"),
+        (lambda: Discount("geometric", p=0), r"p \(patience\)"),
+        (lambda: Discount("cosine"), "discount kind"),
+        (lambda: Discount.parse("jk:x"), "discount 'jk:x'"),
+        (lambda: Discount.parse("log3"), "discount must be"),
+        (lambda: dcglab.log_discount(0), "n .number of ranks."),
+        (lambda: gain_values([1], "quadratic"), "gain must be"),
+        (lambda: gain_values([1], "exponential:1"), "exponential base must be > 1"),
+        (lambda: gain_values([5], {1: 1}), "no entry for grade"),
+        (lambda: gain_values([1], {1: -1}), "non-negative gains"),
+        (lambda: ndcg([3], judged=[]), "judged is empty"),
+        (lambda: ndcg([3, 3], judged=[3, 1]), "more documents of grade"),
+        (lambda: ndcg([1], ideal="best"), "ideal must be one of"),
+        (lambda: ndcg([1], zero_idcg="nan"), "zero_idcg must be one of"),
+    ],
+)
+def test_bad_input_names_the_argument(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_every_article_figure_comes_out():
+    wrong = [(f.key, f.published, f.formatted()) for f in FIGURES if not f.matches()]
+    assert wrong == []
+
+
+def test_article_figures_cover_chapters_one_to_four():
+    chapters = {f.chapter for f in FIGURES}
+    assert {1, 2, 3, 4} <= chapters
+    assert len({f.key for f in FIGURES}) == len(FIGURES)
+
+
+def test_figure_check_can_fail():
+    from dcglab.article import Figure
+
+    assert not Figure("x", "0.962", "test", lambda: 0.9608, 3).matches()
+    assert Figure("x", "0.961", "test", lambda: 0.9608, 3).matches()
+    assert np.isclose(Figure("x", "29", "t", lambda: 28.9, 2).compute(), 28.9)
