@@ -17,7 +17,7 @@ function discCompute(s) {
 
 function discDraw(out, s, r) {
   const xs = Array.from({ length: s.n }, (_, i) => i + 1);
-  const b = s.base.toFixed(1);
+  const b = Number.isInteger(s.base) ? String(s.base) : s.base.toFixed(1);
   out.append(chart([
     { xs, ys: weights(s.n, { kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
     { xs, ys: weights(s.n, { kind: "jk", base: s.base }), label: `JK, b=${b}`, dash: "5,3" },

@@ -115,7 +115,9 @@ export function readouts(items) {
 
 // A small line/bar chart. series: [{label, xs, ys, color, kind: "line"|"bar"|"area", y0s}]
 export function chart(series, opts) {
-  const W = opts.width || 420, H = opts.height || 220, m = { l: 44, r: 10, t: 18, b: 34 };
+  const legend = series.some((s) => s.label);
+  const W = (opts.width || 420) + (legend ? 150 : 0), H = opts.height || 220;
+  const m = { l: 44, r: legend ? 160 : 10, t: 18, b: 34 };
   const xs = series.flatMap((s) => s.xs);
   const ys = series.flatMap((s) => s.ys.concat(s.y0s || []));
   const xmin = opts.xmin ?? Math.min(...xs), xmax = opts.xmax ?? Math.max(...xs);
@@ -171,8 +173,8 @@ export function chart(series, opts) {
   series.forEach((s, j) => {
     if (!s.label) return;
     const color = s.color || COLORS[j % COLORS.length];
-    add("rect", { x: W - m.r - 150, y: ly - 8, width: 10, height: 10, fill: color });
-    add("text", { x: W - m.r - 136, y: ly + 1, "font-size": 10 }, s.label);
+    add("rect", { x: W - m.r + 10, y: ly - 8, width: 10, height: 10, fill: color });
+    add("text", { x: W - m.r + 24, y: ly + 1, "font-size": 10 }, s.label);
     ly += 14;
   });
   return svg;

@@ -1,0 +1,62 @@
+"""Structural checks of the stored chapter notebooks.
+
+The static site renders explorers from the widget state saved in each notebook,
+including the explorer's JavaScript. If the package's front end changes and the
+notebook is not re-executed, the site would silently run old code: these tests
+catch that, and check the book conventions every chapter must follow.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dcglab.explorers import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def markdown(nb):
+    return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_saved_widget_state_runs_current_front_end(path):
+    nb = load(path)
+    models = nb["metadata"].get("widgets", {}).get(STATE, {}).get("state", {})
+    esms = [m["state"]["_esm"] for m in models.values() if "_esm" in m.get("state", {})]
+    assert esms, f"{path.name}: no explorer state saved (execute with `make execute`)"
+    current = {cls._esm for cls in REGISTRY.values()}
+    stale = [e for e in esms if e not in current]
+    assert not stale, f"{path.name}: stale explorer code in widget state; run `make execute`"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_chapter_conventions(path):
+    nb = load(path)
+    text = markdown(nb)
+    for needle in ("What you will learn", "Prerequisites", "Summary", "{exercise}",
+                   "{solution}", ":class: dropdown", "{cite", "{numref}"):
+        assert needle in text, f"{path.name} lacks {needle!r}"
+    figures = [c for c in nb["cells"] if "figure" in c["metadata"].get("mystnb", {})]
+    assert figures, f"{path.name} has no numbered figure"
+    for cell in figures:
+        meta = cell["metadata"]["mystnb"]
+        assert meta["figure"].get("caption") and meta["figure"].get("name")
+        assert meta.get("image", {}).get("alt"), "figure without alt text"
+        assert sum("image/png" in o.get("data", {}) for o in cell["outputs"]) == 1
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_explorer_cells_are_tagged(path):
+    for cell in load(path)["cells"]:
+        views = [o for o in cell.get("outputs", [])
+                 if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        if views:
+            assert "nbval-ignore-output" in cell["metadata"].get("tags", [])
