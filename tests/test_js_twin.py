@@ -15,6 +15,8 @@ import pytest
 
 from dcglab import Discount, cg, curves, ideal_order
 from dcglab.explorers.base import asset
+from dcglab.reversals import count_reversals, discordant_pairs, orderings
+from dcglab.usermodels import average_precision, err, err_reach, rbp, reciprocal_rank
 
 TOL = 1e-12
 GRADES = [list(g) for g in itertools.product(range(4), repeat=6)]
@@ -47,7 +49,8 @@ def twin(browser):
     page.add_script_tag(
         type="module",
         content=asset("measures.js")
-        + "\nwindow.twin = {gainValue, weights, dcgCurve, idealOrder, curves, cg};",
+        + "\nwindow.twin = {gainValue, weights, dcgCurve, idealOrder, curves, cg, averagePrecision,"
+        " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals};",
     )
     page.wait_for_function("window.twin !== undefined")
     yield page
@@ -95,16 +98,19 @@ def test_ideal_from_more_judged_documents(twin):
         " {kind: 'log', base: 2}, 6); return c.dcg.concat(c.idcg); })",
         [short, judged],
     )
-    py = [np.concatenate(curves(g, judged=j, gain="exponential", kmax=6))
-          for g, j in zip(short, judged)]
+    py = [
+        np.concatenate(curves(g, judged=j, gain="exponential", kmax=6))
+        for g, j in zip(short, judged)
+    ]
     assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
 
 
 def test_ideal_order_and_cg(twin):
     js = twin.evaluate("G => G.map(g => twin.idealOrder(g, 'linear'))", GRADES)
     assert js == [ideal_order(g).tolist() for g in GRADES]
-    js_cg = twin.evaluate("G => G.map(g => [1,2,3,4,5,6].map(k => twin.cg(g, k, 'linear')))",
-                          GRADES)
+    js_cg = twin.evaluate(
+        "G => G.map(g => [1,2,3,4,5,6].map(k => twin.cg(g, k, 'linear')))", GRADES
+    )
     assert js_cg == [[cg(g, k) for k in range(1, 7)] for g in GRADES]
 
 
@@ -113,3 +119,65 @@ def test_weights_far_down_the_ranking(twin):
     py = [py_discount(d).weights(200).tolist() for d in DISCOUNTS]
     assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
     assert json.dumps(js[0][:2]) != json.dumps(js[-1][:2])  # different discounts differ
+
+
+def test_user_models_agree_exhaustively(twin):
+    ps = [0.5, 0.8, 0.95]
+    js = twin.evaluate(
+        """([G, P]) => G.map(g => [twin.averagePrecision(g), twin.reciprocalRank(g),
+            twin.err(g)].concat(P.map(p => twin.rbp(g, p)), twin.errReach(g)))""",
+        [GRADES, ps],
+    )
+    py = [
+        [average_precision(g), reciprocal_rank(g), err(g)]
+        + [rbp(g, p) for p in ps]
+        + err_reach(g).tolist()
+        for g in GRADES
+    ]
+    assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
+    judged = [g + [3] for g in GRADES[:500]]
+    js_ap = twin.evaluate(
+        "([G, J]) => G.map((g, i) => twin.averagePrecision(g, J[i]))", [GRADES[:500], judged]
+    )
+    py_ap = [average_precision(g, judged=j) for g, j in zip(GRADES[:500], judged)]
+    assert np.max(np.abs(np.array(js_ap) - np.array(py_ap))) <= TOL
+
+
+MULTISETS = [
+    [3, 2, 3, 0, 1, 2],
+    [3, 3, 2, 2, 1, 0, 0, 0, 0],
+    [1, 0, 0],
+    [2, 2, 2, 2],
+    [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    [3, 0, 1, 1, 1, 0, 2],
+]
+
+
+@pytest.mark.parametrize("judged", MULTISETS, ids=str)
+def test_reversal_counts_agree(twin, judged):
+    rows = twin.evaluate("g => twin.orderings(g)", judged)
+    py_rows = orderings(judged)
+    assert len(rows) == len(py_rows)
+    assert rows == py_rows.astype(int).tolist()
+    big = len(rows) > 10_000  # 362,880 orderings: one cutoff and one base suffice
+    for k in [len(judged)] if big else sorted({1, 3, len(judged)}):
+        for a in (2.0,) if big else (1.5, 2.0, 3.0):
+            js = twin.evaluate(
+                "([g, k, a]) => twin.countReversals(g, k, ['linear', {exponential: a}])",
+                [judged, k, a],
+            )
+            py = count_reversals(judged, k, gains=("linear", f"exponential:{a}"))
+            assert (js["orderings"], js["pairs"], js["reversed"]) == (
+                py.orderings,
+                py.pairs,
+                py.reversed,
+            ), (judged, k, a)
+
+
+def test_discordant_pairs_agree_on_random_scores(twin):
+    rng = np.random.default_rng(7)
+    cases = [(rng.integers(0, 5, n) / 4).tolist() for n in (1, 2, 17, 200)]
+    for a in cases:
+        b = rng.permutation(a).tolist()
+        js = twin.evaluate("([a, b]) => twin.discordantPairs(a, b)", [a, b])
+        assert js == discordant_pairs(np.array(a), np.array(b))

@@ -22,9 +22,7 @@ def test_gains_by_hand():
 
 def test_discounts_by_hand():
     assert Discount.parse("log2").weights(3).tolist() == pytest.approx([1, 1 / LOG2_3, 0.5])
-    assert Discount.parse("jk:2").weights(4).tolist() == pytest.approx(
-        [1, 1, 1 / LOG2_3, 0.5]
-    )
+    assert Discount.parse("jk:2").weights(4).tolist() == pytest.approx([1, 1, 1 / LOG2_3, 0.5])
     # With b = 10 the first nine ranks are undiscounted and rank 10 divides by 1.
     assert Discount.parse("jk:10").weights(10).tolist() == pytest.approx([1.0] * 10)
     assert Discount.parse("rbp:0.5").weights(3).tolist() == [1, 0.5, 0.25]
@@ -72,9 +70,7 @@ def test_curve_matches_pointwise():
         assert table["DCG"][k - 1] == pytest.approx(dcg(EXAMPLE, k, gain="exponential"))
 
 
-@pytest.mark.parametrize(
-    ("policy", "expected"), [("zero", 0.0), ("one", 1.0), ("skip", None)]
-)
+@pytest.mark.parametrize(("policy", "expected"), [("zero", 0.0), ("one", 1.0), ("skip", None)])
 def test_zero_idcg_policies(policy, expected):
     assert ndcg([0, 0], zero_idcg=policy) == expected
     assert ndcg_curve([0, 0], zero_idcg=policy)["nDCG"].tolist() == [expected, expected]

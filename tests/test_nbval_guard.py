@@ -30,7 +30,7 @@ def break_one_digit(nb: dict) -> tuple[str, str]:
             if m:
                 old = m.group()
                 new = old[:-1] + str((int(old[-1]) + 1) % 10)
-                out["text"] = text[: m.start()] + new + text[m.end():]
+                out["text"] = text[: m.start()] + new + text[m.end() :]
                 return old, new
     raise AssertionError("no fixed-format number found in any stream output")
 
@@ -42,9 +42,23 @@ def test_nbval_fails_on_a_changed_digit(tmp_path):
     broken = tmp_path / "broken.ipynb"
     broken.write_text(json.dumps(nb), encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p",
-         "no:cacheprovider", "-o", "addopts=", "-q", str(broken)],
-        capture_output=True, text=True, cwd=tmp_path, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            "--nbval-current-env",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "-q",
+            str(broken),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
     )
     assert proc.returncode == 1, proc.stdout[-2000:]
     assert new in proc.stdout and old in proc.stdout, proc.stdout[-2000:]

@@ -41,8 +41,16 @@ def test_saved_widget_state_runs_current_front_end(path):
 def test_chapter_conventions(path):
     nb = load(path)
     text = markdown(nb)
-    for needle in ("What you will learn", "Prerequisites", "Summary", "{exercise}",
-                   "{solution}", ":class: dropdown", "{cite", "{numref}"):
+    for needle in (
+        "What you will learn",
+        "Prerequisites",
+        "Summary",
+        "{exercise}",
+        "{solution}",
+        ":class: dropdown",
+        "{cite",
+        "{numref}",
+    ):
         assert needle in text, f"{path.name} lacks {needle!r}"
     figures = [c for c in nb["cells"] if "figure" in c["metadata"].get("mystnb", {})]
     assert figures, f"{path.name} has no numbered figure"
@@ -56,7 +64,10 @@ def test_chapter_conventions(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_explorer_cells_are_tagged(path):
     for cell in load(path)["cells"]:
-        views = [o for o in cell.get("outputs", [])
-                 if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        views = [
+            o
+            for o in cell.get("outputs", [])
+            if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+        ]
         if views:
             assert "nbval-ignore-output" in cell["metadata"].get("tags", [])

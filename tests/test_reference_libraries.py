@@ -81,8 +81,9 @@ def test_ir_measures_ndcg_at_k(workload):
     ir_measures = pytest.importorskip("ir_measures")
     queries, qrels, run = workload
     measures = [ir_measures.nDCG @ k for k in KS] + [ir_measures.nDCG]
-    got = {(str(m.measure), m.query_id): m.value
-           for m in ir_measures.iter_calc(measures, qrels, run)}
+    got = {
+        (str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc(measures, qrels, run)
+    }
     for k in KS:
         ours = dcglab_values(queries, k)
         for q in queries:
@@ -102,5 +103,6 @@ def test_scikit_learn_ideal_from_items_passed(workload):
             if any(grades):
                 theirs = metrics.ndcg_score(truth, scores, k=k)
                 assert ndcg(grades, k, ideal="retrieved") == pytest.approx(theirs, abs=1e-12)
-            assert dcg(grades, k) == pytest.approx(metrics.dcg_score(truth, scores, k=k),
-                                                   abs=1e-12), q
+            assert dcg(grades, k) == pytest.approx(
+                metrics.dcg_score(truth, scores, k=k), abs=1e-12
+            ), q

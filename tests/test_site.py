@@ -298,6 +298,7 @@ def test_every_explorer_responds(page, site_dir, rel):
             assert str(got) == value or float(got) == float(value), (param, got, value)
             after = _check_against_python(root)
             changed_output |= after != before
-        assert changed_output, f"no slider of {root.get_attribute('data-explorer')} changed its output"
+        name = root.get_attribute("data-explorer")
+        assert changed_output, f"no slider of {name} changed its output"
     assert page.external_requests == []
     assert page.console_errors == []

@@ -6,12 +6,15 @@ IDCG and nDCG in :mod:`dcglab.measures`. :mod:`dcglab.article` holds the
 reference article's published figures with the computations that reproduce them.
 """
 
+from . import article, report
 from .discounts import Discount, geometric_discount, jk_discount, log_discount, reciprocal_discount
 from .gains import exponential_gain, gain_values, linear_gain, mapped_gain
 from .ideal import ideal_order
-from .measures import cg, curves, dcg, dcg_curve, idcg, ndcg, ndcg_curve, rank_table
+from .measures import cg, curves, dcg, dcg_curve, idcg, mean_ndcg, ndcg, ndcg_curve, rank_table
 
 __all__ = [
+    "article",
+    "report",
     "Discount",
     "cg",
     "curves",
@@ -25,10 +28,12 @@ __all__ = [
     "jk_discount",
     "linear_gain",
     "log_discount",
+    "mean_ndcg",
     "mapped_gain",
     "ndcg",
     "ndcg_curve",
     "rank_table",
     "reciprocal_discount",
 ]
+
 __version__ = "0.1.0"

@@ -265,6 +265,58 @@ def ndcg(
     return apply_zero_policy(d / i if i > 0 else None, zero_idcg)
 
 
+def mean_ndcg(
+    rankings: Sequence[Grades],
+    k: int | None = None,
+    *,
+    judged: Sequence[Grades | None] | None = None,
+    weights: Sequence[float] | None = None,
+    zero_idcg: ZeroPolicy = "error",
+    **conventions: object,
+) -> float:
+    r"""Mean or weighted mean of nDCG@k over queries.
+
+    .. math:: \overline{\mathrm{nDCG}} = \sum_q w_q\,\mathrm{nDCG}_q \Big/ \sum_q w_q
+
+    Parameters
+    ----------
+    rankings : sequence of grade sequences
+        One ranked list of grades per query.
+    k : int, optional
+        Cutoff.
+    judged : sequence, optional
+        Per query, all judged grades (or ``None`` for the ranking itself).
+    weights : sequence of float, optional
+        Per-query weights (default: all 1).
+    zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
+        Policy for queries with IDCG 0; skipped queries leave the mean entirely.
+    **conventions
+        ``gain``, ``discount`` and ``ideal``, passed to :func:`ndcg`.
+
+    Examples
+    --------
+    >>> mean_ndcg([[3, 2], [0, 0]], zero_idcg="zero"), mean_ndcg([[3, 2], [0, 0]], zero_idcg="skip")
+    (0.5, 1.0)
+    """
+    if len(rankings) == 0:
+        raise ValueError("rankings is empty: a mean needs at least one query")
+    judged = list(judged) if judged is not None else [None] * len(rankings)
+    w = list(weights) if weights is not None else [1.0] * len(rankings)
+    if len(judged) != len(rankings) or len(w) != len(rankings):
+        raise ValueError("judged and weights must have one entry per ranking")
+    if any(not np.isfinite(x) or x < 0 for x in w) or sum(w) <= 0:
+        raise ValueError(f"weights must be finite, non-negative and not all 0, got {w}")
+    pairs = [
+        (ndcg(r, k, judged=j, zero_idcg=zero_idcg, **conventions), x)  # type: ignore[arg-type]
+        for r, j, x in zip(rankings, judged, w)
+    ]
+    kept = [(v, x) for v, x in pairs if v is not None]
+    total = sum(x for _, x in kept)
+    if not kept or total == 0:
+        raise ValueError("every query was skipped (IDCG 0): the mean is undefined")
+    return float(sum(v * x for v, x in kept) / total)
+
+
 def rank_table(
     grades: Grades, gain: GainSpec = "linear", discount: DiscountSpec = "log2"
 ) -> pd.DataFrame:

@@ -72,3 +72,283 @@ def plot_cutoffs(grades: Sequence[float], discount: DiscountSpec = "log2") -> Fi
         ax.set_xticks(ks)
     fig.tight_layout()
     return fig
+
+
+def plot_reversal_growth(
+    bases: Sequence[float],
+    shares: Sequence[float],
+    cutoffs: Sequence[int] | None = None,
+    cutoff_shares: Sequence[float] | None = None,
+) -> Figure:
+    """Share of reversed pairs of orderings against the exponential gain's base.
+
+    Draws numbers computed by :func:`dcglab.reversals.count_reversals`; nothing
+    is computed here.
+
+    Parameters
+    ----------
+    bases : sequence of float
+        Bases ``a`` of the exponential gain ``a**rel - 1`` (drawn on a log axis).
+    shares : sequence of float
+        For each base, the fraction of pairs that linear gain and ``a**rel - 1``
+        rank in opposite orders (``Reversals.share``).
+    cutoffs, cutoff_shares : sequence, optional
+        Cutoffs ``k`` and the share of reversed pairs at each; when given, a
+        second panel shows them as bars.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    two = cutoffs is not None and cutoff_shares is not None
+    fig, axes = plt.subplots(1, 2 if two else 1, figsize=(9, 3.4) if two else (5.2, 3.4))
+    left = np.atleast_1d(axes)[0]
+    left.plot(bases, 100 * np.asarray(shares, dtype=float), "-o", ms=4)
+    left.set_xscale("log")
+    left.set_xlabel("base a of the exponential gain a^rel − 1")
+    left.set_ylabel("reversed pairs (%)")
+    left.set_ylim(bottom=0)
+    _plain_log_ticks(left, bases)
+    if two:
+        right = np.atleast_1d(axes)[1]
+        right.bar(cutoffs, 100 * np.asarray(cutoff_shares, dtype=float), color="#1f77b4")
+        right.set_xticks(list(cutoffs))
+        right.set_xlabel("cutoff k (linear against 2^rel − 1)")
+        right.set_ylabel("reversed pairs (%)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_base_sweep(
+    grades: Sequence[float], k: int, bases: Sequence[float], gain: str = "linear"
+) -> Figure:
+    """DCG@k, IDCG@k and nDCG@k against the logarithm's base, for both discount forms.
+
+    The left panel shows DCG@k (solid) and IDCG@k (dashed) with
+    ``1/log_b(i+1)`` and with Järvelin and Kekäläinen's form; the right panel
+    shows nDCG@k for both. Every value comes from :func:`dcglab.dcg`,
+    :func:`dcglab.idcg` and :func:`dcglab.ndcg`.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades in rank order (they are also taken as all judged grades).
+    k : int
+        Cutoff.
+    bases : sequence of float
+        Bases ``b > 1`` (drawn on a log axis).
+    gain : str, default ``"linear"``
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from .measures import dcg, idcg, ndcg
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    forms = (("log", "#1f77b4", "1/log_b(i+1)"), ("jk", "#d62728", "Järvelin–Kekäläinen"))
+    for kind, color, name in forms:
+        discounts = [Discount(kind, base=b) for b in bases]
+        d = [dcg(grades, k, gain, disc) for disc in discounts]
+        i = [idcg(grades, k, gain, disc) for disc in discounts]
+        n = [ndcg(grades, k, gain=gain, discount=disc) for disc in discounts]
+        left.plot(bases, d, "-", color=color, label=f"DCG@{k}, {name}")
+        left.plot(bases, i, "--", color=color, label=f"IDCG@{k}, {name}")
+        right.plot(bases, n, "-", color=color, label=name)
+    for ax in (left, right):
+        ax.set_xscale("log")
+        _plain_log_ticks(ax, bases)
+        ax.set_xlabel("base b")
+        ax.legend(frameon=False, fontsize="small")
+    left.set_ylabel(f"DCG@{k} and IDCG@{k} ({gain} gain)")
+    right.set_ylabel(f"nDCG@{k} ({gain} gain)")
+    right.set_ylim(top=1.02)
+    fig.tight_layout()
+    return fig
+
+
+def _plain_log_ticks(ax: plt.Axes, values: Sequence[float]) -> None:
+    """Label a log-scaled x axis with plain numbers (1.5, 2, 5, 10, ...) within the data."""
+    nice = (1.5, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
+    lo, hi = min(values), max(values)
+    ticks = [t for t in nice if lo <= t <= hi]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.set_xticks([], minor=True)
+
+
+def plot_rank_weights(grades: Sequence[float], p: float = 0.8, max_grade: float = 3) -> Figure:
+    r"""The weight nDCG, RBP and ERR give to each rank of one ranking.
+
+    Each measure is a sum over ranks of a per-rank value times a weight:
+
+    - nDCG: gain :math:`g_i` times :math:`w_i / \mathrm{IDCG}` with
+      :math:`w_i = 1/\log_2(i+1)` (``Discount("log").weights`` and :func:`dcglab.idcg`);
+    - RBP: binary :math:`r_i` times :math:`(1-p)\,p^{i-1}`, read as the RBP of a list
+      whose only relevant document is at rank :math:`i`;
+    - ERR: stopping probability :math:`R_i` times :math:`\frac{1}{i}\prod_{j<i}(1-R_j)`,
+      read as the ERR that a document of grade ``max_grade`` adds at rank :math:`i`
+      (below the ranking's own first :math:`i-1` documents), divided by what it
+      adds at rank 1. This weight depends on the documents above rank :math:`i`.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades in rank order (also the judged grades for IDCG).
+    p : float, default 0.8
+        RBP patience.
+    max_grade : float, default 3
+        ERR's highest grade.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: the grades by rank. Right: the three weights by rank, log scale.
+    """
+    from .measures import idcg
+    from .usermodels import err, rbp
+
+    g = [float(x) for x in grades]
+    n = len(g)
+    ranks = np.arange(1, n + 1)
+    ndcg_w = Discount("log").weights(n) / idcg(g)
+    rbp_w = [rbp(np.eye(n)[i], p) for i in range(n)]
+    top = err([max_grade], max_grade)
+    err_w = [
+        (err(g[:i] + [max_grade], max_grade) - err(g[:i] + [0.0], max_grade)) / top
+        for i in range(n)
+    ]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4), width_ratios=(2, 3))
+    left.bar(ranks, g, color="#7f7f7f")
+    left.set_ylabel("grade")
+    left.set_title("the ranking")
+    for w, style, name in (
+        (ndcg_w, "-o", "nDCG: 1/log2(i+1) / IDCG"),
+        (rbp_w, "--s", f"RBP: (1-p) p^(i-1), p={p:g}"),
+        (err_w, "-.^", "ERR: P(reach i) / i"),
+    ):
+        right.plot(ranks, w, style, ms=4, label=name)
+    right.set_yscale("log")
+    right.set_ylabel("weight of rank i (log scale)")
+    right.set_title("weight per rank")
+    right.legend(frameon=False, fontsize="small")
+    for ax in (left, right):
+        ax.set_xticks(ranks)
+        ax.set_xlabel("rank i")
+    fig.tight_layout()
+    return fig
+
+
+def plot_ideal_sources(retrieved: Sequence[float], missing: Sequence[float], k: int) -> Figure:
+    """nDCG under three ideal-ranking conventions as judged-but-unretrieved documents
+    are added to the query's judgments.
+
+    At step ``n`` (0 to ``len(missing)``) the query's judged grades are the
+    retrieved grades plus ``missing[:n]``, documents the system never
+    retrieved. Every value comes from :func:`dcglab.ndcg`:
+
+    - ideal from the retrieved list, cut at ``k`` (``ideal="retrieved"``, as
+      scikit-learn's ``ndcg_score``);
+    - ideal from all judged documents, cut at ``k`` (trec_eval ``ndcg_cut``, ranx);
+    - ideal from all judged documents with no cutoff (trec_eval ``ndcg``).
+
+    Parameters
+    ----------
+    retrieved : sequence of float
+        Grades of the retrieved list, in rank order.
+    missing : sequence of float
+        Grades of judged documents the system did not retrieve, added one at a time.
+    k : int
+        Cutoff of the first two conventions.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from .measures import ndcg
+
+    def value(v: float | None) -> float:
+        return np.nan if v is None else float(v)
+
+    ns = np.arange(len(missing) + 1)
+    judged = [list(retrieved) + list(missing[:n]) for n in ns]
+    series = (
+        (
+            [ndcg(retrieved, k, judged=j, ideal="retrieved", zero_idcg="skip") for j in judged],
+            "-o",
+            f"ideal from retrieved, @{k} (scikit-learn)",
+        ),
+        (
+            [ndcg(retrieved, k, judged=j, zero_idcg="skip") for j in judged],
+            "--s",
+            f"ideal from judged, @{k} (trec_eval ndcg_cut, ranx)",
+        ),
+        (
+            [ndcg(retrieved, judged=j, zero_idcg="skip") for j in judged],
+            "-.^",
+            "ideal from judged, no cutoff (trec_eval ndcg)",
+        ),
+    )
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for values, style, label in series:
+        ax.plot(ns, [value(v) for v in values], style, ms=5, label=label)
+    ax.set_xticks(ns)
+    ax.set_xlabel("judged relevant documents the system did not retrieve")
+    ax.set_ylabel("nDCG")
+    ax.set_ylim(0, 1.05)
+    ax.legend(frameon=False, fontsize="small", loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def plot_ap_ndcg(
+    grades: Sequence[float],
+    k: int | None = None,
+    gains: Sequence[str] = ("linear", "exponential"),
+    highlight: dict[str, Sequence[float]] | None = None,
+) -> Figure:
+    """AP against nDCG@k for every distinguishable ordering of a judged multiset.
+
+    Each point is one ordering from :func:`dcglab.reversals.orderings`; its AP
+    comes from :func:`dcglab.usermodels.average_precision` (grades above 0
+    relevant) and its nDCG@k from :func:`dcglab.ndcg`. One panel per gain.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        The judged grades; every ordering of them is drawn.
+    k : int, optional
+        Cutoff of nDCG; the whole list when omitted.
+    gains : sequence of str, default ``("linear", "exponential")``
+    highlight : dict, optional
+        Named orderings of ``grades`` to mark and label (for example U and V).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from .measures import ndcg
+    from .reversals import orderings
+    from .usermodels import average_precision
+
+    rows = orderings(grades)
+    ap = [average_precision(r) for r in rows]
+    label_k = len(rows[0]) if k is None else k
+    marks = highlight or {}
+    fig, axes = plt.subplots(
+        1, len(gains), figsize=(4.6 * len(gains), 3.8), sharex=True, sharey=True
+    )
+    for ax, gain in zip(np.atleast_1d(axes), gains):
+        nd = [ndcg(r, k, gain=gain) for r in rows]
+        ax.scatter(ap, nd, s=16, color="#9e9e9e", label=f"all {len(rows)} orderings")
+        for (name, r), marker, color in zip(
+            marks.items(), ("o", "s", "^", "D"), ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
+        ):
+            x, y = average_precision(r), ndcg(r, k, judged=grades, gain=gain)
+            ax.scatter([x], [y], s=80, marker=marker, color=color, zorder=3, label=name)
+            ax.annotate(name, (x, y), xytext=(-14, 6), textcoords="offset points")
+        ax.set_title(f"{gain} gain")
+        ax.set_xlabel("AP (grades above 0 relevant)")
+        ax.set_ylabel(f"nDCG@{label_k}")
+        ax.legend(frameon=False, fontsize="small", loc="upper left")
+    fig.tight_layout()
+    return fig

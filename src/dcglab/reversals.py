@@ -24,8 +24,14 @@ from .gains import GainSpec, as_grades, gain_values
 from .ideal import ideal_order
 from .measures import check_k, dcg_curve
 
-#: Scores closer than this are treated as tied (float noise, not a real difference).
-TIE_DECIMALS = 12
+#: Scores are compared as integers round(score * TIE_SCALE): scores equal to twelve
+#: decimals tie (float noise is not a difference). measures.js uses the same rule.
+TIE_SCALE = 1e12
+
+
+def tie_keys(scores: np.ndarray) -> np.ndarray:
+    """``floor(score * 1e12 + 0.5)``: the integer keys under which scores are compared."""
+    return np.floor(np.asarray(scores, dtype=float) * TIE_SCALE + 0.5)
 
 
 def orderings(grades: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -53,9 +59,7 @@ def orderings(grades: Sequence[float] | np.ndarray) -> np.ndarray:
             rest[:, v] -= 1
             rests.append(rest)
         rows, left = np.concatenate(parts), np.concatenate(rests)
-        order = np.lexsort(rows.T[::-1])
-        rows, left = rows[order], left[order]
-    return values[rows]
+    return values[rows[np.lexsort(rows.T[::-1])]]
 
 
 def ndcg_of_orderings(
@@ -96,7 +100,7 @@ def strict_inversions(values: np.ndarray) -> int:
         not_greater = np.searchsorted(left_keys, k[right], side="right")
         block_end = np.searchsorted(left_keys, (block[right] + 1) * span, side="left")
         total += int((block_end - not_greater).sum())
-        keys = np.sort(k) - block * span
+        keys = np.sort(k, kind="stable") - block * span  # timsort: merges the two runs
         s *= 2
     return total
 
@@ -113,7 +117,7 @@ def discordant_pairs(a: np.ndarray, b: np.ndarray) -> int:
     >>> discordant_pairs(np.array([1, 2, 3, 3]), np.array([3, 2, 1, 0]))
     5
     """
-    a, b = np.round(a, TIE_DECIMALS), np.round(b, TIE_DECIMALS)
+    a, b = tie_keys(a), tie_keys(b)
     return strict_inversions(b[np.lexsort((b, a))])
 
 

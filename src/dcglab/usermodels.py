@@ -79,11 +79,28 @@ def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
     return float((1 - d.p) * (rel * d.weights(len(rel))).sum())
 
 
+def err_reach(grades: Grades, max_grade: float = 3) -> np.ndarray:
+    r"""Probability that ERR's cascade user reaches each rank, :math:`\prod_{j<i}(1-R_j)`,
+    with stopping probabilities :math:`R_j = (2^{g_j}-1)/2^{g_{\max}}`.
+
+    Examples
+    --------
+    >>> err_reach([3, 0, 1]).tolist()
+    [1.0, 0.125, 0.125]
+    """
+    arr = as_grades(grades)
+    if np.any(arr < 0) or np.any(arr > max_grade):
+        raise ValueError(f"grades must lie in [0, max_grade={max_grade}], got {arr.tolist()}")
+    stop = (np.power(2.0, arr) - 1) / 2.0**max_grade
+    return np.concatenate(([1.0], np.cumprod(1 - stop)[:-1]))
+
+
 def err(grades: Grades, max_grade: float = 3) -> float:
-    r"""Expected reciprocal rank with :math:`R_i = (2^{g_i} - 1)/2^{g_{\max}}`.
+    r"""Expected reciprocal rank :math:`\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)`.
 
     The user reads down the list and stops at rank :math:`i` with probability
-    :math:`R_i`; ERR is the expected :math:`1/i` of the stopping rank.
+    :math:`R_i = (2^{g_i} - 1)/2^{g_{\max}}`; ERR is the expected :math:`1/i` of the
+    stopping rank.
 
     Examples
     --------
@@ -91,8 +108,6 @@ def err(grades: Grades, max_grade: float = 3) -> float:
     0.875
     """
     arr = as_grades(grades)
-    if np.any(arr < 0) or np.any(arr > max_grade):
-        raise ValueError(f"grades must lie in [0, max_grade={max_grade}], got {arr.tolist()}")
+    reach = err_reach(arr, max_grade)
     stop = (np.power(2.0, arr) - 1) / 2.0**max_grade
-    reach = np.concatenate(([1.0], np.cumprod(1 - stop)[:-1]))
     return float((Discount("reciprocal").weights(len(arr)) * stop * reach).sum())

@@ -5,6 +5,13 @@ Each explorer's JavaScript recomputes with ``measures.js``, the JS twin of
 """
 
 from .base import REGISTRY, Explorer
+from .conventions import (
+    GainReversalExplorer,
+    GradedBinaryExplorer,
+    IdealSourceExplorer,
+    LogBaseExplorer,
+    UserModelExplorer,
+)
 from .core import CumulativeGainExplorer, CutoffExplorer, DiscountExplorer, NdcgExplorer
 
 __all__ = [
@@ -13,5 +20,10 @@ __all__ = [
     "CutoffExplorer",
     "DiscountExplorer",
     "Explorer",
+    "GainReversalExplorer",
+    "GradedBinaryExplorer",
+    "IdealSourceExplorer",
+    "LogBaseExplorer",
     "NdcgExplorer",
+    "UserModelExplorer",
 ]

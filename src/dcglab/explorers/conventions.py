@@ -1,0 +1,143 @@
+"""Explorers of chapters 5-9: gain reversals, the log base, the ideal's source,
+graded versus binary relevance, and user models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import traitlets as t
+
+from ..discounts import Discount
+from ..measures import dcg, idcg, ndcg
+from ..reversals import count_reversals
+from ..usermodels import average_precision, err, rbp, reciprocal_rank
+from .base import Explorer, bundle
+
+
+def _ints(default: list[int]) -> t.List:
+    return t.List(t.Int(), default_value=list(default)).tag(sync=True)
+
+
+def _skip(f, *args, **kwargs) -> float | None:
+    """A measure with the 'skip' policy for IDCG = 0, as the explorers show it."""
+    value = f(*args, zero_idcg="skip", **kwargs)
+    return None if value is None else float(value)
+
+
+class GainReversalExplorer(Explorer):
+    """A judged multiset (up to 9 grades), a cutoff and the gain base ``a``: how many
+    pairs of orderings linear gain and ``a**rel - 1`` rank in opposite orders."""
+
+    name = "gain_reversals"
+    params = ("grades", "n", "k", "a")
+    _esm = bundle("gain_reversals.js")
+    grades = _ints([3, 3, 2, 2, 1, 0, 0, 0, 0])
+    n = t.Int(6).tag(sync=True)
+    k = t.Int(6).tag(sync=True)
+    a = t.Float(2.0).tag(sync=True)
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        judged = state["grades"][: state["n"]]
+        if not any(judged):
+            return {"orderings": 1, "pairs": 0, "reversed": 0, "share": 0.0}
+        r = count_reversals(
+            judged, min(state["k"], state["n"]), gains=("linear", f"exponential:{state['a']}")
+        )
+        return {
+            "orderings": r.orderings,
+            "pairs": r.pairs,
+            "reversed": r.reversed,
+            "share": r.share,
+        }
+
+
+class LogBaseExplorer(Explorer):
+    """A base slider: nDCG with 1/log_b(i+1) stays put while DCG moves; the
+    Järvelin-Kekäläinen form changes nDCG."""
+
+    name = "log_base"
+    params = ("grades", "k", "gain", "base")
+    _esm = bundle("log_base.js")
+    grades = _ints([3, 2, 3, 0, 1, 2])
+    k = t.Int(6).tag(sync=True)
+    gain = t.Unicode("linear").tag(sync=True)
+    base = t.Float(2.0).tag(sync=True)
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        out: dict[str, float | None] = {}
+        for kind in ("log", "jk"):
+            d = Discount(kind, base=state["base"])
+            args = (state["grades"], state["k"], state["gain"], d)
+            out[f"dcg_{kind}"] = dcg(*args)
+            out[f"idcg_{kind}"] = idcg(*args)
+            out[f"ndcg_{kind}"] = _skip(
+                ndcg, state["grades"], state["k"], gain=state["gain"], discount=d
+            )
+        return out
+
+
+class IdealSourceExplorer(Explorer):
+    """Retrieved grades plus judged-but-unretrieved documents: nDCG with the ideal
+    from the retrieved list, from the qrels cut at k, and from the qrels uncut."""
+
+    name = "ideal_source"
+    params = ("retrieved", "missing", "n_missing", "k")
+    _esm = bundle("ideal_source.js")
+    retrieved = _ints([3, 2, 0, 1, 0])
+    missing = _ints([3, 2, 2, 1, 1])
+    n_missing = t.Int(2).tag(sync=True)
+    k = t.Int(3).tag(sync=True)
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        run, k = state["retrieved"], state["k"]
+        judged = list(run) + state["missing"][: state["n_missing"]]
+        return {
+            "retrieved": _skip(ndcg, run, k, ideal="retrieved"),
+            "qrels_cut": _skip(ndcg, run, k, judged=judged),
+            "qrels_full": _skip(ndcg, run, judged=judged),
+        }
+
+
+class GradedBinaryExplorer(Explorer):
+    """Two rankings of six documents: AP (binary) against nDCG@6 (graded)."""
+
+    name = "graded_binary"
+    params = ("first", "second")
+    _esm = bundle("graded_binary.js")
+    first = _ints([1, 1, 1, 3, 0, 0])
+    second = _ints([3, 0, 1, 1, 1, 0])
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        out: dict[str, float | None] = {}
+        for name in ("first", "second"):
+            r = state[name]
+            out[f"ap_{name}"] = average_precision(r)
+            out[f"ndcg_linear_{name}"] = _skip(ndcg, r, 6)
+            out[f"ndcg_exponential_{name}"] = _skip(ndcg, r, 6, gain="exponential")
+        return out
+
+
+class UserModelExplorer(Explorer):
+    """One ranking and the patience p: nDCG, AP, RR, RBP and ERR side by side, with
+    the weight each gives to each rank."""
+
+    name = "user_models"
+    params = ("grades", "p")
+    _esm = bundle("user_models.js")
+    grades = _ints([2, 0, 3, 1, 0, 0, 2, 0])
+    p = t.Float(0.8).tag(sync=True)
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        g, p = state["grades"], state["p"]
+        return {
+            "ndcg": _skip(ndcg, g),
+            "ap": average_precision(g),
+            "rr": reciprocal_rank(g),
+            "rbp": rbp(g, p),
+            "err": err(g),
+        }
