@@ -183,12 +183,11 @@ def plot_rank_weights(grades: Sequence[float], p: float = 0.8, max_grade: float 
 
     - nDCG: gain :math:`g_i` times :math:`w_i / \mathrm{IDCG}` with
       :math:`w_i = 1/\log_2(i+1)` (``Discount("log").weights`` and :func:`dcglab.idcg`);
-    - RBP: binary :math:`r_i` times :math:`(1-p)\,p^{i-1}`, read as the RBP of a list
-      whose only relevant document is at rank :math:`i`;
-    - ERR: stopping probability :math:`R_i` times :math:`\frac{1}{i}\prod_{j<i}(1-R_j)`,
-      read as the ERR that a document of grade ``max_grade`` adds at rank :math:`i`
-      (below the ranking's own first :math:`i-1` documents), divided by what it
-      adds at rank 1. This weight depends on the documents above rank :math:`i`.
+    - RBP: binary :math:`r_i` times :math:`(1-p)\,p^{i-1}`
+      (``Discount("geometric", p=p).weights``);
+    - ERR: stopping probability :math:`R_i` times :math:`\frac{1}{i}\prod_{j<i}(1-R_j)`
+      (:func:`dcglab.usermodels.err_reach` over ``Discount("reciprocal")``). This
+      weight depends on the documents above rank :math:`i`.
 
     Parameters
     ----------
@@ -205,18 +204,14 @@ def plot_rank_weights(grades: Sequence[float], p: float = 0.8, max_grade: float 
         Left: the grades by rank. Right: the three weights by rank, log scale.
     """
     from .measures import idcg
-    from .usermodels import err, rbp
+    from .usermodels import err_reach
 
     g = [float(x) for x in grades]
     n = len(g)
     ranks = np.arange(1, n + 1)
     ndcg_w = Discount("log").weights(n) / idcg(g)
-    rbp_w = [rbp(np.eye(n)[i], p) for i in range(n)]
-    top = err([max_grade], max_grade)
-    err_w = [
-        (err(g[:i] + [max_grade], max_grade) - err(g[:i] + [0.0], max_grade)) / top
-        for i in range(n)
-    ]
+    rbp_w = (1 - p) * Discount("geometric", p=p).weights(n)
+    err_w = err_reach(g, max_grade) * Discount("reciprocal").weights(n)
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4), width_ratios=(2, 3))
     left.bar(ranks, g, color="#7f7f7f")
     left.set_ylabel("grade")

@@ -1,6 +1,6 @@
 // Chapter 5: how often linear gain and a^rel - 1 rank two orderings in opposite orders.
 const MAX_CURVE = 50000; // orderings up to which the curve over a is drawn
-const CURVE_AS = [1.25, 1.5, 2, 3, 4, 6, 10];
+const CURVE_AS = [1.1, 1.25, 1.5, 2, 3, 4, 6, 10];
 
 function revState(model) {
   return { grades: model.get("grades").slice(), n: model.get("n"), k: model.get("k"), a: model.get("a") };
@@ -47,7 +47,7 @@ export default {
         .concat(m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade of document ${i + 1}`, min: 0, max: 9, step: 1 })))
         .concat([
           { param: "k", label: "cutoff k", min: 1, max: m.get("grades").length, step: 1 },
-          { param: "a", label: "gain base a", min: 1.25, max: 10, step: 0.25 },
+          { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1 },
         ]),
       state: revState, compute: revCompute, draw: revDraw,
     });

@@ -1,0 +1,384 @@
+"""The batch evaluator, the TREC readers and the command line.
+
+Agreement with each reference library is checked under that library's own
+convention, on seeded random runs with ties and grades 0-3, within 1e-12.
+"""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dcglab import ndcg
+from dcglab.batch import evaluate, lexicographic_codes, prepare
+from dcglab.cli import main
+from dcglab.trec import read_qrels, read_run
+
+TOL = 1e-12
+
+
+def random_workload(seed, n_queries=60, tie_levels=6, float32_ties=False):
+    """A run with many exact score ties (and -0.0), half the judged docs unretrieved."""
+    rng = np.random.default_rng(seed)
+    run, qrels = [], []
+    for q in range(n_queries):
+        qid = f"q{q:03d}"
+        docs = rng.choice(80, size=int(rng.integers(1, 40)), replace=False)
+        for d in docs:
+            score = float(rng.integers(-tie_levels, tie_levels)) / 2 or -0.0
+            if float32_ties:
+                score += float(rng.integers(0, 2)) * 1e-9  # equal once rounded to float32
+            run.append((qid, f"doc{d}", score))
+        judged = np.concatenate([docs[: len(docs) // 2], 100 + rng.choice(50, 5, replace=False)])
+        for d in judged:
+            qrels.append((qid, f"doc{d}", int(rng.integers(0, 4))))
+    return (
+        pd.DataFrame(run, columns=["qid", "docno", "score"]),
+        pd.DataFrame(qrels, columns=["qid", "docno", "grade"]),
+    )
+
+
+def as_dicts(run, qrels):
+    r, j = {}, {}
+    for q, d, s in run.itertuples(index=False):
+        r.setdefault(q, {})[d] = s
+    for q, d, g in qrels.itertuples(index=False):
+        j.setdefault(q, {})[d] = int(g)
+    return r, j
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("float32_ties", [False, True])
+def test_trec_eval_ndcg_and_ndcg_cut(seed, float32_ties):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    run, qrels = random_workload(seed, float32_ties=float32_ties)
+    r, j = as_dicts(run, qrels)
+    names = {"ndcg", "ndcg_cut_1", "ndcg_cut_5", "ndcg_cut_10", "ndcg_cut_100"}
+    theirs = pytrec_eval.RelevanceEvaluator(j, names).evaluate(r)
+    ours = evaluate(qrels, run, ["ndcg", "ndcg_cut.1,5,10,100"], zero_idcg="zero").per_query
+    assert sorted(theirs) == list(ours.index)
+    for q, row in ours.iterrows():
+        for name in names:
+            assert row[name] == pytest.approx(theirs[q][name], abs=TOL), (q, name)
+
+
+def test_ir_measures_ndcg_at_k():
+    ir_measures = pytest.importorskip("ir_measures")
+    run, qrels = random_workload(7)
+    irq = qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "grade": "relevance"})
+    irr = run.rename(columns={"qid": "query_id", "docno": "doc_id"})
+    ours = evaluate(qrels, run, ["nDCG@5", "ndcg"], zero_idcg="zero").per_query
+    for m in ir_measures.iter_calc([ir_measures.nDCG @ 5, ir_measures.nDCG], irq, irr):
+        col = "ndcg_cut_5" if str(m.measure) == "nDCG@5" else "ndcg"
+        assert ours.loc[m.query_id, col] == pytest.approx(m.value, abs=TOL)
+
+
+def test_ranx_ndcg_and_ndcg_burges_without_ties():
+    """ranx breaks score ties its own way, so it is compared on untied scores."""
+    ranx = pytest.importorskip("ranx")
+    run, qrels = random_workload(8)
+    run["score"] = np.random.default_rng(8).permutation(len(run)).astype(float)
+    ids = {"qid": object, "docno": object}
+    rq = ranx.Qrels.from_df(
+        qrels.astype(ids), q_id_col="qid", doc_id_col="docno", score_col="grade"
+    )
+    rr = ranx.Run.from_df(run.astype(ids), q_id_col="qid", doc_id_col="docno", score_col="score")
+    for gain, name in (("linear", "ndcg"), ("exponential", "ndcg_burges")):
+        ours = evaluate(qrels, run, ["ndcg_cut.5", "ndcg"], gain=gain, zero_idcg="zero")
+        for ours_col, metric in (("ndcg_cut_5", f"{name}@5"), ("ndcg", name)):
+            theirs = dict(zip(rr.keys(), ranx.evaluate(rq, rr, metric, return_mean=False)))
+            for q, v in ours.per_query[ours_col].items():
+                assert v == pytest.approx(theirs[q], abs=TOL), (metric, q)
+
+
+def test_scikit_learn_ideal_from_items_and_tie_averaging():
+    metrics = pytest.importorskip("sklearn.metrics")
+    run, qrels = random_workload(9, tie_levels=2)
+    ours = evaluate(
+        qrels,
+        run,
+        ["ndcg_cut.3", "ndcg", "dcg_cut.3", "dcg"],
+        ideal="retrieved",
+        ties="average",
+        zero_idcg="skip",
+    ).per_query
+    grades = run.merge(qrels, on=["qid", "docno"], how="left").fillna({"grade": 0})
+    for q, g in grades.groupby("qid"):
+        truth, score = g["grade"].to_numpy()[None, :], g["score"].to_numpy()[None, :]
+        if len(g) < 2:
+            continue  # scikit-learn refuses a single document
+        assert ours.loc[q, "dcg_cut_3"] == pytest.approx(
+            metrics.dcg_score(truth, score, k=3), abs=TOL
+        )
+        assert ours.loc[q, "dcg"] == pytest.approx(metrics.dcg_score(truth, score), abs=TOL)
+        if truth.sum() > 0:
+            assert ours.loc[q, "ndcg_cut_3"] == pytest.approx(
+                metrics.ndcg_score(truth, score, k=3), abs=TOL
+            )
+            assert ours.loc[q, "ndcg"] == pytest.approx(metrics.ndcg_score(truth, score), abs=TOL)
+        else:
+            assert np.isnan(ours.loc[q, "ndcg"])
+
+
+def test_batch_agrees_with_single_query_measures():
+    run, qrels = random_workload(11)
+    run["score"] = np.arange(len(run), 0, -1, dtype=float)  # distinct, in file order
+    res = evaluate(
+        qrels,
+        run,
+        ["ndcg_cut.4"],
+        gain="exponential",
+        discount="jk:3",
+        ideal="qrels",
+        zero_idcg="one",
+    ).per_query
+    judged = qrels.groupby("qid")
+    for q, g in run.groupby("qid"):
+        j = dict(zip(judged.get_group(q)["docno"], judged.get_group(q)["grade"]))
+        grades = [j.get(d, 0) for d in g["docno"]]
+        # ideal="qrels": DCG cut at 4, IDCG over every judged document
+        from dcglab import dcg, idcg
+
+        i = idcg(list(j.values()), gain="exponential", discount="jk:3")
+        want = dcg(grades, 4, "exponential", "jk:3") / i if i > 0 else 1.0
+        assert res.loc[q, "ndcg_cut_4"] == pytest.approx(want, abs=TOL)
+    assert ndcg([1], 1) == 1.0
+
+
+def test_missing_queries_and_trec_c():
+    qrels = pd.DataFrame({"qid": ["a", "b"], "docno": ["d1", "d2"], "grade": [1, 2]})
+    run = pd.DataFrame({"qid": ["a", "z"], "docno": ["d1", "d9"], "score": [1.0, 1.0]})
+    assert list(evaluate(qrels, run).per_query.index) == ["a"]
+    full = evaluate(qrels, run, missing="zero").per_query["ndcg_cut_10"]
+    assert full.to_dict() == {"a": 1.0, "b": 0.0}
+
+
+def test_zero_idcg_policies_and_means():
+    qrels = pd.DataFrame({"qid": ["a", "b", "b"], "docno": ["d1", "d2", "d3"], "grade": [2, 0, 0]})
+    run = pd.DataFrame(
+        {"qid": ["a", "a", "b"], "docno": ["d0", "d1", "d2"], "score": [2.0, 1.0, 1.0]}
+    )
+    with pytest.raises(ValueError, match="IDCG is 0 for 1 queries"):
+        evaluate(qrels, run)
+    a = 1 / np.log2(3)
+    for policy, mean in (("zero", a / 2), ("one", (a + 1) / 2), ("skip", a)):
+        res = evaluate(qrels, run, ["ndcg"], zero_idcg=policy)
+        assert res.mean()["ndcg"] == pytest.approx(mean)
+    res = evaluate(qrels, run, ["ndcg"], zero_idcg="zero")
+    assert res.weighted_mean({"a": 3, "b": 1})["ndcg"] == pytest.approx(3 * a / 4)
+    with pytest.raises(ValueError, match="non-negative"):
+        res.weighted_mean({"a": -1})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"measures": ["map"]}, "measure must be"),
+        ({"measures": ["ndcg_cut.0"]}, "cutoff must be >= 1"),
+        ({"measures": []}, "measures is empty"),
+        ({"ideal": "best"}, "ideal must be one of"),
+        ({"ties": "random"}, "ties must be one of"),
+        ({"missing": "drop"}, "missing must be"),
+        ({"discount": "log:1"}, "base must be greater than 1"),
+        ({"gain": "quadratic"}, "gain must be"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    qrels = pd.DataFrame({"qid": ["a"], "docno": ["d1"], "grade": [1]})
+    run = pd.DataFrame({"qid": ["a"], "docno": ["d1"], "score": [1.0]})
+    with pytest.raises(ValueError, match=message):
+        evaluate(qrels, run, **kwargs)
+
+
+def test_duplicates_are_errors():
+    qrels = pd.DataFrame({"qid": ["a"], "docno": ["d1"], "grade": [1]})
+    run = pd.DataFrame({"qid": ["a", "a"], "docno": ["d1", "d1"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"run lists \(a, d1\) more than once"):
+        evaluate(qrels, run)
+    with pytest.raises(ValueError, match=r"qrels lists \(a, d1\) more than once"):
+        evaluate(pd.concat([qrels, qrels]), run.iloc[:1])
+
+
+def test_negative_grades_need_a_mapping():
+    qrels = pd.DataFrame({"qid": ["a", "a"], "docno": ["d1", "d2"], "grade": [1, -1]})
+    run = pd.DataFrame({"qid": ["a"], "docno": ["d2"], "score": [1.0]})
+    with pytest.raises(ValueError, match="use a gain mapping"):
+        evaluate(qrels, run)
+    res = evaluate(qrels, run, gain={1: 4, -1: 0})
+    assert res.per_query["ndcg_cut_10"].iloc[0] == 0.0
+
+
+def test_lexicographic_codes_follow_byte_order():
+    words = ["b", "a", "ab", "a", "aaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaa", "é", ""]
+    values = np.array(words * 3000, dtype=object)  # many distinct -> packed-word path
+    codes = lexicographic_codes(values)
+    order = sorted(set(words), key=lambda w: w.encode())
+    assert [order[c] for c in codes[: len(words)]] == words
+    for ids in ([f"d{i}" for i in range(20000)], [f"clueweb09-en{i:012d}" for i in range(20000)]):
+        arr = np.array(ids[::-1], dtype=object)  # one 64-bit word, then several
+        assert (np.argsort(lexicographic_codes(arr)) == np.argsort(arr)).all()
+
+
+# ---- readers ----------------------------------------------------------------------
+
+
+def test_readers_accept_any_whitespace(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 3\nq1\t0\td2   1\n  q2 0 d3 2\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 2.5 tag\nq1\tQ0 d2\t2 1e-3 tag\n")
+    assert read_qrels(qrels)["grade"].tolist() == [3, 1, 2]
+    assert read_run(run)["score"].tolist() == [2.5, 0.001]
+    numeric = pd.DataFrame({"qid": [1], "docno": [7], "score": [1.0]})
+    assert read_run(numeric)["qid"].tolist() == ["1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 tag\n", ":2: expected 6 fields"),
+        ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 high tag\n", ":2: field 5 is not a number"),
+        ("q1 Q0 d1 1 nan tag\n", ":1: field 5 is not finite"),
+        ("q1 Q0 d1 1 2.5 tag\n\nq1 Q0 d2 2 1 tag\n", ":2: empty line"),
+    ],
+)
+def test_malformed_run_lines_name_file_and_line(tmp_path, text, where):
+    run = tmp_path / "run.txt"
+    run.write_text(text)
+    with pytest.raises(ValueError, match=where) as err:
+        read_run(run)
+    assert "run.txt" in str(err.value)
+
+
+def test_malformed_qrels_line(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 3\nq1 0 d2 x\n")
+    with pytest.raises(ValueError, match=r"qrels.txt:2: field 4 is not a number"):
+        read_qrels(qrels)
+
+
+# ---- command line ------------------------------------------------------------------
+
+
+@pytest.fixture
+def files(tmp_path):
+    run, qrels = random_workload(5, n_queries=12)
+    qpath, rpath = tmp_path / "qrels", tmp_path / "run"
+    qrels.assign(it=0)[["qid", "it", "docno", "grade"]].to_csv(
+        qpath, sep=" ", header=False, index=False
+    )
+    ranked = run.assign(Q0="Q0", rank=1, tag="t")[["qid", "Q0", "docno", "rank", "score", "tag"]]
+    ranked.to_csv(rpath, sep="\t", header=False, index=False)
+    return qpath, rpath, run, qrels
+
+
+def test_cli_output_matches_trec_eval_format(files, capsys):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qpath, rpath, run, qrels = files
+    assert main([str(qpath), str(rpath), "-m", "ndcg_cut.10", "-q"]) == 0
+    out = capsys.readouterr().out
+    r, j = as_dicts(run, qrels)
+    theirs = pytrec_eval.RelevanceEvaluator(j, {"ndcg_cut_10"}).evaluate(r)
+    # trec_eval prints "%-22s\t%s\t%6.4f\n": each query in qid order, then the mean
+    want = "".join(
+        f"{'ndcg_cut_10':<22}\t{q}\t{theirs[q]['ndcg_cut_10']:6.4f}\n" for q in sorted(theirs)
+    )
+    want += (
+        f"{'ndcg_cut_10':<22}\tall\t{np.mean([v['ndcg_cut_10'] for v in theirs.values()]):6.4f}\n"
+    )
+    assert out == want
+
+
+def test_cli_formats(files, capsys):
+    qpath, rpath, _, _ = files
+    assert (
+        main([str(qpath), str(rpath), "-m", "ndcg", "-m", "ndcg_cut.5", "--format", "json", "-q"])
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["all"]) == {"ndcg", "ndcg_cut_5"} and len(data["queries"]) == 12
+    assert (
+        main(
+            [
+                str(qpath),
+                str(rpath),
+                "--format",
+                "csv",
+                "--gain",
+                "0=0,1=1,2=3,3=7",
+                "--discount",
+                "jk:2",
+                "--ties",
+                "average",
+                "--ideal",
+                "retrieved",
+            ]
+        )
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "measure,qid,value" and lines[1].startswith("ndcg_cut_10,all,")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["MISSING", "RUN"], "qrels file not found"),
+        (["QRELS", "RUN", "-m", "map"], "measure must be"),
+        (["QRELS", "RUN", "--gain", "1=x"], "--gain: expected GRADE=GAIN"),
+        (["QRELS", "RUN", "--discount", "rbp:2"], "p (patience) must lie"),
+        (["QRELS", "RUN", "--ties", "random"], "invalid choice"),
+        (["QRELS", "BADRUN"], ":1: expected 6 fields"),
+        (["QRELS"], "the following arguments are required"),
+    ],
+)
+def test_cli_bad_input_one_line_exit_2(files, tmp_path, args, message):
+    qpath, rpath, _, _ = files
+    bad = tmp_path / "badrun"
+    bad.write_text("q1 Q0 d1 1\n")
+    names = {"QRELS": str(qpath), "RUN": str(rpath), "BADRUN": str(bad)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "dcglab", *[names.get(a, a) for a in args]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_help_documents_every_convention():
+    proc = subprocess.run(
+        [sys.executable, "-m", "dcglab", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0
+    for word in (
+        "--gain",
+        "--discount",
+        "--ideal",
+        "--ties",
+        "--zero-idcg",
+        "-c",
+        "trec_eval",
+        "scikit-learn",
+        "ranx",
+        "ir_measures",
+        "jk:B",
+    ):
+        assert word in proc.stdout
+
+
+def test_prepare_then_compute_reuses_the_work():
+    run, qrels = random_workload(12)
+    p = prepare(qrels, run)
+    from dcglab.batch import compute
+
+    a = compute(p, ["ndcg_cut.5"], zero_idcg="zero").per_query
+    b = evaluate(qrels, run, ["ndcg_cut.5"], zero_idcg="zero").per_query
+    pd.testing.assert_frame_equal(a, b)
