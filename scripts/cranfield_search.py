@@ -21,7 +21,7 @@ Distance
 
 Grid (indexing once per tokenisation, models reusing the index)
     fields × stop list × stemmer (27 indexes); tie order (2); the −1 code
-    (3 readings, evaluation only); BIM weight × query terms (4); TF-IDF tf ×
+    (4 readings, evaluation only); BIM weight × query terms (4); TF-IDF tf ×
     idf × query vector (36); BM25 k1 × b × idf × query tf × length (540).
     Tokens are lowercase alphanumeric runs throughout (the issue fixes that).
 
@@ -72,8 +72,9 @@ TIES = ["docid-asc", "docid-desc"]
 MINUS_ONE = {
     # reading of code -1: (graded gain, binary gain)
     "nonrelevant": (0, 0),
-    "relevant-minimal": (1, 1),  # as relevant as code 4
-    "relevant-literal": (6, 1),  # 5 - (-1) taken literally
+    "as-code-4": (1, 1),  # relevant, of minimum interest
+    "as-code-1": (4, 1),  # relevant, a complete answer (the source paper?)
+    "literal": (6, 1),  # 5 - (-1) taken literally
 }
 BIM = [dict(bim_idf=i, bim_query=q) for i in ("rsj", "rsj+") for q in ("unique", "tf")]
 TFIDF = [

@@ -13,8 +13,9 @@ import math
 import numpy as np
 import pytest
 
-from dcglab import Discount, cg, curves, ideal_order
+from dcglab import Discount, cg, curves, ideal_order, mean_ndcg
 from dcglab.explorers.base import asset
+from dcglab.ltr import swap_deltas
 from dcglab.reversals import count_reversals, discordant_pairs, orderings
 from dcglab.usermodels import average_precision, err, err_reach, rbp, reciprocal_rank
 
@@ -50,7 +51,8 @@ def twin(browser):
         type="module",
         content=asset("measures.js")
         + "\nwindow.twin = {gainValue, weights, dcgCurve, idealOrder, curves, cg, averagePrecision,"
-        " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals};",
+        " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals,"
+        " meanNdcg, swapDeltas};",
     )
     page.wait_for_function("window.twin !== undefined")
     yield page
@@ -181,3 +183,27 @@ def test_discordant_pairs_agree_on_random_scores(twin):
         b = rng.permutation(a).tolist()
         js = twin.evaluate("([a, b]) => twin.discordantPairs(a, b)", [a, b])
         assert js == discordant_pairs(np.array(a), np.array(b))
+
+
+def test_mean_ndcg_and_swap_deltas_agree(twin):
+    rng = np.random.default_rng(11)
+    rankings = [rng.integers(0, 4, 6).tolist() for _ in range(40)] + [[0, 0, 0]]
+    judged = [r + rng.integers(0, 4, 2).tolist() for r in rankings]
+    for policy in ("zero", "one", "skip"):
+        for k in (1, 3, 6, None):
+            js = twin.evaluate(
+                "([R, J, k, p]) => twin.meanNdcg(R, J, k, 'exponential',"
+                " {kind: 'log', base: 2}, p)",
+                [rankings, judged, k, policy],
+            )
+            py = mean_ndcg(rankings, k, judged=judged, zero_idcg=policy, gain="exponential")
+            assert abs(js - py) <= TOL, (policy, k)
+    grades = [g for g in GRADES[::7] if any(g)]
+    for gain in ("linear", "exponential"):
+        for k in (2, 6):
+            js = twin.evaluate(
+                "([G, k, gain]) => G.map(g => twin.swapDeltas(g, k, gain, {kind: 'log', base: 2}))",
+                [grades, k, gain],
+            )
+            py = [swap_deltas(g, k, gain=gain).tolist() for g in grades]
+            assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL

@@ -13,10 +13,12 @@ from .conventions import (
     UserModelExplorer,
 )
 from .core import CumulativeGainExplorer, CutoffExplorer, DiscountExplorer, NdcgExplorer
+from .practice import CutoffChoiceExplorer, SwapExplorer
 
 __all__ = [
     "REGISTRY",
     "CumulativeGainExplorer",
+    "CutoffChoiceExplorer",
     "CutoffExplorer",
     "DiscountExplorer",
     "Explorer",
@@ -25,5 +27,6 @@ __all__ = [
     "IdealSourceExplorer",
     "LogBaseExplorer",
     "NdcgExplorer",
+    "SwapExplorer",
     "UserModelExplorer",
 ]

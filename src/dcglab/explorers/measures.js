@@ -8,6 +8,8 @@
 //   curves         <-> dcglab.measures.curves
 //   averagePrecision, reciprocalRank, rbp, err, errReach <-> dcglab.usermodels
 //   orderings, ndcgOfOrderings, discordantPairs, countReversals <-> dcglab.reversals
+//   meanNdcg       <-> dcglab.measures.mean_ndcg
+//   swapDeltas     <-> dcglab.ltr.swap_deltas
 
 // gain: "linear" | "exponential" | {exponential: a}; grade -> gain.
 export function gainValue(grade, gain) {
@@ -192,4 +194,33 @@ export function countReversals(judged, k, gains, discount = { kind: "log", base:
   const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount));
   const n = rows.length;
   return { orderings: n, pairs: (n * (n - 1)) / 2, reversed: discordantPairs(a, b) };
+}
+
+// ---- aggregation (dcglab.measures.mean_ndcg) ---------------------------------------
+
+// Mean nDCG@k over queries; policy for IDCG = 0: "zero" | "one" | "skip" (null if all skipped).
+export function meanNdcg(rankings, judged, k, gain, discount, policy) {
+  let sum = 0, n = 0;
+  rankings.forEach((r, q) => {
+    const len = k === null ? Math.max(r.length, (judged[q] || r).length) : k;
+    let v = curves(r, judged[q], gain, discount, len).ndcg[len - 1];
+    if (v === null) {
+      if (policy === "skip") return;
+      v = policy === "one" ? 1 : 0;
+    }
+    sum += v;
+    n += 1;
+  });
+  return n ? sum / n : null;
+}
+
+// ---- learning to rank (dcglab.ltr) ---------------------------------------------------
+
+// deltas[i][j]: change in nDCG@k when the documents at ranks i+1 and j+1 swap.
+export function swapDeltas(grades, k, gain, discount) {
+  const n = grades.length, kk = Math.min(k, n);
+  const w = weights(kk, discount).concat(new Array(n - kk).fill(0));
+  const g = grades.map((x) => gainValue(x, gain));
+  const ideal = dcgCurve(idealOrder(grades, gain), gain, discount)[Math.min(k, n) - 1];
+  return g.map((gi, i) => g.map((gj, j) => ((gj - gi) * (w[i] - w[j])) / ideal));
 }

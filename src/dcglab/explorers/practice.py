@@ -1,0 +1,87 @@
+"""Explorers of chapter 10: choosing the cutoff, and LambdaRank's swap weights."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import traitlets as t
+
+from ..ltr import swap_deltas
+from ..measures import mean_ndcg
+from .base import Explorer, bundle
+
+#: Five queries, two systems, and each query's judged grades (query 5 has nothing
+#: relevant). A puts one excellent document first; B spreads good ones over the top
+#: three, so A wins at k = 1, 2 and B from k = 3 on.
+SYSTEM_A = [
+    [3, 0, 0, 0, 0, 0],
+    [3, 0, 0, 1, 0, 0],
+    [2, 0, 0, 0, 1, 0],
+    [3, 0, 0, 0, 0, 1],
+    [0, 0, 0, 0, 0, 0],
+]
+SYSTEM_B = [
+    [2, 2, 1, 0, 0, 0],
+    [1, 3, 2, 0, 0, 0],
+    [0, 2, 1, 1, 0, 0],
+    [1, 3, 1, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+]
+JUDGED = [[3, 2, 2, 1, 0, 0], [3, 2, 1, 1, 0, 0], [2, 1, 1, 1, 0], [3, 1, 1, 1], [0, 0, 0]]
+
+
+def _lists(default: list[list[int]]) -> t.List:
+    return t.List(t.List(t.Int()), default_value=default).tag(sync=True)
+
+
+class CutoffChoiceExplorer(Explorer):
+    """A cutoff slider over a multi-query example: mean nDCG@k of two systems."""
+
+    name = "choose_k"
+    params = ("system_a", "system_b", "judged", "k", "zero_idcg")
+    _esm = bundle("choose_k.js")
+    system_a = _lists(SYSTEM_A)
+    system_b = _lists(SYSTEM_B)
+    judged = _lists(JUDGED)
+    k = t.Int(1).tag(sync=True)
+    zero_idcg = t.Unicode("zero").tag(sync=True)
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        out: dict[str, float | None] = {}
+        for name in ("system_a", "system_b"):
+            key = "mean_a" if name == "system_a" else "mean_b"
+            try:
+                out[key] = mean_ndcg(
+                    state[name], state["k"], judged=state["judged"], zero_idcg=state["zero_idcg"]
+                )
+            except ValueError:  # every query skipped
+                out[key] = None
+        return out
+
+
+class SwapExplorer(Explorer):
+    """Grades, cutoff and gain: ΔnDCG for every pair swap, as LambdaRank weighs them."""
+
+    name = "swaps"
+    params = ("grades", "k", "gain")
+    _esm = bundle("swaps.js")
+    grades = t.List(t.Int(), default_value=[2, 0, 3, 1, 0, 2, 0, 1]).tag(sync=True)
+    k = t.Int(5).tag(sync=True)
+    gain = t.Unicode("exponential").tag(sync=True)
+
+    @classmethod
+    def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
+        if not any(state["grades"]):
+            return {"max_delta": 0.0, "best_i": 0, "best_j": 0, "total": 0.0}
+        d = swap_deltas(state["grades"], state["k"], gain=state["gain"])
+        upper = np.triu(d, 1)
+        i, j = np.unravel_index(np.argmax(upper), upper.shape)
+        best = float(upper[i, j])
+        return {
+            "max_delta": max(best, 0.0),
+            "best_i": int(i) + 1 if best > 0 else 0,
+            "best_j": int(j) + 1 if best > 0 else 0,
+            "total": float(np.abs(upper).sum()),
+        }
