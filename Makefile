@@ -14,6 +14,13 @@ NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
 
 .PHONY: book test lab execute assets lint clean
 
+# Developers and CI have the Cranfield files beside the repository; users download
+# them on first use (dcglab.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
+SHARED_CRANFIELD := $(abspath ../shared/data/cranfield)
+ifneq ($(wildcard $(SHARED_CRANFIELD)/cranqrel),)
+export DCGLAB_CRANFIELD_DIR ?= $(SHARED_CRANFIELD)
+endif
+
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

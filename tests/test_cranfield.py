@@ -144,6 +144,11 @@ def test_data_dir_resolution(monkeypatch, tmp_path):
         cf.data_dir(download=False)
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002
+        pass
+
+
 @pytest.fixture
 def archive(tmp_path, cran_dir):
     """A cran.tar.gz re-packed from the shared files, served on 127.0.0.1."""
@@ -154,8 +159,7 @@ def archive(tmp_path, cran_dir):
         for name in [*cf.FILES, "cranqrel.readme"]:
             if (cran_dir / name).exists():
                 tar.add(cran_dir / name, arcname=name)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=served)
-    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    handler = functools.partial(QuietHandler, directory=str(served))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -375,8 +379,9 @@ def test_minus_one_documents_are_the_best_matches(col):
     """The one -1 document per query is ranked near the top: most likely its source paper."""
     index = cf.Index.build(col)
     ranking = cf.rank(index, "bm25", top=None)
-    ranks = [ranking[q].index(d) + 1 for q, j in col.qrels.items() for d, c in j.items() if c == -1]
-    assert np.median(ranks) <= 2
+    minus_one = [(q, d) for q, j in col.qrels.items() for d, c in j.items() if c == -1]
+    ranks = [ranking[q].index(d) + 1 if d in ranking[q] else 1401 for q, d in minus_one]
+    assert np.median(ranks) <= 2 and np.mean(np.array(ranks) <= 10) > 0.7
     # counting it relevant (graded like code 1) lifts every mean far above the article's
     for m in cf.MODELS:
         ranking = cf.rank(index, m)

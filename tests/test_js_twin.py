@@ -207,3 +207,18 @@ def test_mean_ndcg_and_swap_deltas_agree(twin):
             )
             py = [swap_deltas(g, k, gain=gain).tolist() for g in grades]
             assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
+
+
+def test_gain_tables_agree(twin):
+    """Cranfield's gain tables (codes 1..4, -1 judged non-relevant, 0 unjudged)."""
+    table = {1: 4.0, 2: 3.0, 3: 2.0, 4: 1.0, -1: 0.0, 0: 0.0}
+    rng = np.random.default_rng(5)
+    codes = [rng.choice([1, 2, 3, 4, -1, 0], 12).tolist() for _ in range(300)]
+    judged = [[c for c in cs if c != 0] + [1, -1] for cs in codes]
+    js = twin.evaluate(
+        "([C, J, m]) => C.map((c, i) => { const r = twin.curves(c, J[i], {map: m},"
+        " {kind: 'log', base: 2}, 10); return r.dcg.concat(r.idcg); })",
+        [codes, judged, {str(k): v for k, v in table.items()}],
+    )
+    py = [np.concatenate(curves(c, judged=j, gain=table, kmax=10)) for c, j in zip(codes, judged)]
+    assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL

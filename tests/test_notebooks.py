@@ -71,3 +71,32 @@ def test_explorer_cells_are_tagged(path):
         ]
         if views:
             assert "nbval-ignore-output" in cell["metadata"].get("tags", [])
+
+
+def outputs_text(nb) -> str:
+    parts = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                parts.append("".join(out["text"]))
+            elif "text/plain" in out.get("data", {}):
+                parts.append("".join(out["data"]["text/plain"]))
+    return "\n".join(parts)
+
+
+def test_every_article_figure_is_shown_in_its_chapter():
+    """Each published figure appears, with its computed value and a match, in an output."""
+    from dcglab.article import FIGURES
+
+    by_chapter = {int(p.name[:2]): p for p in NOTEBOOKS}
+    missing = []
+    for fig in FIGURES:
+        path = by_chapter.get(fig.chapter)
+        if path is None:
+            missing.append((fig.key, f"no notebook for chapter {fig.chapter}"))
+            continue
+        lines = outputs_text(load(path)).splitlines()
+        shown = [ln for ln in lines if ln.split()[:1] == [fig.key]]
+        if not any(fig.published in ln.split() and ln.split()[-1] == "yes" for ln in shown):
+            missing.append((fig.key, path.name))
+    assert missing == []

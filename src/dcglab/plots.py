@@ -347,3 +347,98 @@ def plot_ap_ndcg(
         ax.legend(frameon=False, fontsize="small", loc="upper left")
     fig.tight_layout()
     return fig
+
+
+def plot_mean_by_cutoff(
+    systems: dict[str, Sequence[Sequence[float]]],
+    judged: Sequence[Sequence[float] | None],
+    ks: Sequence[int],
+    zero_idcg: str = "zero",
+) -> Figure:
+    """Mean nDCG@k over queries against the cutoff k, one line per system.
+
+    Every value comes from :func:`dcglab.mean_ndcg`; nothing is computed here.
+
+    Parameters
+    ----------
+    systems : dict of str to list of grade sequences
+        Per system, one ranked list of grades per query.
+    judged : sequence
+        Per query, all judged grades (``None`` for the ranking itself).
+    ks : sequence of int
+        Cutoffs to draw.
+    zero_idcg : {"zero", "one", "skip"}, default ``"zero"``
+        Policy for queries with nothing relevant (see :func:`dcglab.mean_ndcg`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from .measures import mean_ndcg
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for (name, rankings), style in zip(systems.items(), ("-o", "--s", "-.^", ":D")):
+        means = [mean_ndcg(rankings, k, judged=judged, zero_idcg=zero_idcg) for k in ks]
+        ax.plot(list(ks), means, style, ms=5, label=name)
+    ax.set_xticks(list(ks))
+    ax.set_xlabel("cutoff k")
+    ax.set_ylabel(f"mean nDCG@k (IDCG = 0 scores {zero_idcg})")
+    ax.set_ylim(0, 1.05)
+    ax.legend(frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def plot_swap_deltas(
+    grades: Sequence[float], k: int | None = None, gain: str = "exponential"
+) -> Figure:
+    r"""Heat map of :math:`\Delta\mathrm{nDCG}@k` for swapping every pair of ranks.
+
+    Draws :func:`dcglab.ltr.swap_deltas` (the weight LambdaRank gives each pair)
+    beside a bar chart of the ranking; nothing is computed here. Entry
+    ``(i, j)`` is the change in nDCG@k when the documents at ranks ``i`` and
+    ``j`` trade places; the matrix is symmetric, red where the swap helps.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades in rank order (also the judged grades for IDCG).
+    k : int, optional
+        Cutoff; ranks beyond it have weight 0 (marked with a dashed line).
+    gain : str, default ``"exponential"``
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from .ltr import swap_deltas
+
+    d = swap_deltas(grades, k, gain=gain)
+    n = len(d)
+    ranks = np.arange(1, n + 1)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.0), width_ratios=(2, 3))
+    left.barh(ranks, grades, color="#7f7f7f")
+    left.invert_yaxis()
+    left.set_yticks(ranks)
+    left.set_ylabel("rank")
+    left.set_xlabel("grade")
+    left.set_title("the ranking")
+    limit = float(np.abs(d).max()) or 1.0
+    image = right.imshow(d, cmap="RdBu_r", vmin=-limit, vmax=limit)
+    for i in range(n):
+        for j in range(n):
+            if i != j and d[i, j] != 0:
+                text = f"{d[i, j]:+.2f}".replace("-", "−") if abs(d[i, j]) >= 0.005 else "≈0"
+                right.text(j, i, text, ha="center", va="center", fontsize=7)
+    if k is not None and k < n:
+        for line in (right.axhline, right.axvline):
+            line(k - 0.5, color="k", ls="--", lw=1)
+    right.set_xticks(ranks - 1, [str(r) for r in ranks])
+    right.set_yticks(ranks - 1, [str(r) for r in ranks])
+    right.set_xlabel("rank j")
+    right.set_ylabel("rank i")
+    label_k = "" if k is None else f"@{k}"
+    right.set_title(f"ΔnDCG{label_k} of swapping ranks i and j ({gain} gain)")
+    fig.colorbar(image, ax=right, shrink=0.85, label="change in nDCG")
+    fig.tight_layout()
+    return fig

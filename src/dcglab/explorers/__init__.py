@@ -5,6 +5,7 @@ Each explorer's JavaScript recomputes with ``measures.js``, the JS twin of
 """
 
 from .base import REGISTRY, Explorer
+from .collection import CranfieldExplorer
 from .conventions import (
     GainReversalExplorer,
     GradedBinaryExplorer,
@@ -17,6 +18,7 @@ from .practice import CutoffChoiceExplorer, SwapExplorer
 
 __all__ = [
     "REGISTRY",
+    "CranfieldExplorer",
     "CumulativeGainExplorer",
     "CutoffChoiceExplorer",
     "CutoffExplorer",

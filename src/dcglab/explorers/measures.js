@@ -11,9 +11,14 @@
 //   meanNdcg       <-> dcglab.measures.mean_ndcg
 //   swapDeltas     <-> dcglab.ltr.swap_deltas
 
-// gain: "linear" | "exponential" | {exponential: a}; grade -> gain.
+// gain: "linear" | "exponential" | {exponential: a} | {map: {grade: gain}}; grade -> gain.
 export function gainValue(grade, gain) {
   if (gain === "linear") return grade;
+  if (gain.map !== undefined) {
+    const v = gain.map[String(grade)];
+    if (v === undefined) throw new Error(`gain map has no entry for grade ${grade}`);
+    return v;
+  }
   const a = gain === "exponential" ? 2 : gain.exponential;
   return Math.pow(a, grade) - 1;
 }
