@@ -26,29 +26,33 @@ import pandas as pd
 from dcglab.batch import compute, prepare
 
 
-def workload(n_queries: int, n_docs: int, seed: int = 20261130):
-    """Run and qrels DataFrames (qid, docno, score / grade)."""
+def workload(n_queries: int, n_docs: int, seed: int = 20261130, pool: int = 1_000_000):
+    """Run and qrels DataFrames (qid, docno, score / grade) over a collection of
+    ``2 * pool`` documents (judged-but-unretrieved ones come from the second half)."""
     rng = np.random.default_rng(seed)
-    pool = 20 * n_docs
     qids = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
     # distinct documents per query: a random offset into a shuffled pool
     perm = rng.permutation(pool)
     starts = rng.integers(0, pool - n_docs, n_queries)
     docs = perm[starts[:, None] + np.arange(n_docs)]
-    names = np.array([f"doc{i:07d}" for i in range(2 * pool)], dtype=object)
-    run = pd.DataFrame({
-        "qid": np.repeat(qids, n_docs),
-        "docno": names[docs.ravel()],
-        "score": np.round(rng.normal(size=n_queries * n_docs), 4),
-    })
+    names = np.array([f"doc{i:07d}" for i in range(2 * pool)], dtype=object)  # 10 bytes
+    run = pd.DataFrame(
+        {
+            "qid": np.repeat(qids, n_docs),
+            "docno": names[docs.ravel()],
+            "score": np.round(rng.normal(size=n_queries * n_docs), 4),
+        }
+    )
     judged = np.concatenate(
         [docs[:, : n_docs // 20], pool + rng.integers(0, pool, (n_queries, n_docs // 20))], axis=1
     )
-    qrels = pd.DataFrame({
-        "qid": np.repeat(qids, judged.shape[1]),
-        "docno": names[judged.ravel()],
-        "grade": rng.integers(0, 4, judged.size),
-    }).drop_duplicates(["qid", "docno"])
+    qrels = pd.DataFrame(
+        {
+            "qid": np.repeat(qids, judged.shape[1]),
+            "docno": names[judged.ravel()],
+            "grade": rng.integers(0, 4, judged.size),
+        }
+    ).drop_duplicates(["qid", "docno"])
     return run, qrels
 
 
@@ -76,8 +80,10 @@ def main() -> None:
     args = ap.parse_args()
 
     run, qrels = workload(args.queries, args.docs)
-    print(f"workload: {args.queries:,} queries x {args.docs:,} docs = {len(run):,} run rows, "
-          f"{len(qrels):,} judgments")
+    print(
+        f"workload: {args.queries:,} queries x {args.docs:,} docs = {len(run):,} run rows, "
+        f"{len(qrels):,} judgments"
+    )
     rows = []
 
     prep, t_prep = timed(lambda: prepare(qrels, run))
@@ -101,7 +107,6 @@ def main() -> None:
             res, t = timed(lambda ev=ev: ev.evaluate(r))
             vals = {q: v[name] for q, v in res.items()}
             rows.append(("pytrec_eval", measure, t_prep + t_build, t, agree("", measure, vals)))
-        del r, j
     except ImportError:
         print("pytrec_eval not installed")
 
@@ -110,10 +115,17 @@ def main() -> None:
 
         def ranx_prep():
             ids = {"qid": object, "docno": object}  # ranx requires object columns
-            return (ranx.Qrels.from_df(qrels.astype({**ids, "grade": int}), q_id_col="qid",
-                                       doc_id_col="docno", score_col="grade"),
-                    ranx.Run.from_df(run.astype(ids), q_id_col="qid", doc_id_col="docno",
-                                     score_col="score"))
+            return (
+                ranx.Qrels.from_df(
+                    qrels.astype({**ids, "grade": int}),
+                    q_id_col="qid",
+                    doc_id_col="docno",
+                    score_col="grade",
+                ),
+                ranx.Run.from_df(
+                    run.astype(ids), q_id_col="qid", doc_id_col="docno", score_col="score"
+                ),
+            )
 
         (rq, rr), t_prep = timed(ranx_prep)
         ranx.evaluate(rq, rr, "ndcg@10")  # compile numba outside the timing
@@ -121,8 +133,10 @@ def main() -> None:
             res, t = timed(lambda n=name: ranx.evaluate(rq, rr, n, return_mean=False))
             vals = dict(zip(rr.keys(), res))
             diff = np.abs(ours[measure] - pd.Series(vals).reindex(ours[measure].index))
-            note = (f"{int((diff > 1e-12).sum()):,} of {len(diff):,} queries differ "
-                    "(ranx breaks score ties differently)")
+            note = (
+                f"{int((diff > 1e-12).sum()):,} of {len(diff):,} queries differ "
+                "(ranx breaks score ties differently)"
+            )
             rows.append(("ranx", measure, t_prep, t, note))
     except ImportError:
         print("ranx not installed")
@@ -139,13 +153,17 @@ def main() -> None:
     except ImportError:
         print("ir_measures not installed")
 
-    print(f"\n{'library':12} {'measure':12} {'prepare s':>10} {'compute s':>10} {'total s':>9} "
-          f"{'x dcglab (compute)':>19} {'x dcglab (total)':>17}  values")
+    print(
+        f"\n{'library':12} {'measure':12} {'prepare s':>10} {'compute s':>10} {'total s':>9} "
+        f"{'x dcglab (compute)':>19} {'x dcglab (total)':>17}  values"
+    )
     base = {m: (p, c) for lib, m, p, c, _ in rows if lib == "dcglab"}
     for lib, m, p, c, note in rows:
         bp, bc = base[m]
-        print(f"{lib:12} {m:12} {p:10.3f} {c:10.3f} {p + c:9.3f} {c / bc:19.1f} "
-              f"{(p + c) / (bp + bc):17.1f}  {note}")
+        print(
+            f"{lib:12} {m:12} {p:10.3f} {c:10.3f} {p + c:9.3f} {c / bc:19.1f} "
+            f"{(p + c) / (bp + bc):17.1f}  {note}"
+        )
 
     try:
         from sklearn.metrics import ndcg_score
@@ -153,24 +171,32 @@ def main() -> None:
         small = run[run["qid"].isin(set(run["qid"].unique()[: args.sklearn_queries]))]
         sq = qrels[qrels["qid"].isin(set(small["qid"]))]
         p_small, t_prep = timed(lambda: prepare(sq, small))
-        ours_s, t_ours = timed(lambda: compute(p_small, ["ndcg_cut.10"], ideal="retrieved",
-                                               ties="average", zero_idcg="zero"))
+        ours_s, t_ours = timed(
+            lambda: compute(
+                p_small, ["ndcg_cut.10"], ideal="retrieved", ties="average", zero_idcg="zero"
+            )
+        )
 
         def sk_prep():
             grades = small.merge(sq, on=["qid", "docno"], how="left")["grade"].fillna(0)
-            return (grades.to_numpy().reshape(-1, args.docs),
-                    small["score"].to_numpy().reshape(-1, args.docs))
+            return (
+                grades.to_numpy().reshape(-1, args.docs),
+                small["score"].to_numpy().reshape(-1, args.docs),
+            )
 
         (yt, ys), t_skprep = timed(sk_prep)
-        per, t_sk = timed(lambda: [ndcg_score(yt[i:i + 1], ys[i:i + 1], k=10)
-                                   for i in range(len(yt))])
+        per, t_sk = timed(
+            lambda: [ndcg_score(yt[i : i + 1], ys[i : i + 1], k=10) for i in range(len(yt))]
+        )
         qorder = small["qid"].unique()
         diff = np.abs(ours_s.per_query["ndcg_cut_10"].reindex(qorder).to_numpy() - np.array(per))
         print(f"\nscikit-learn on {len(yt):,} queries (ideal from retrieved, ties averaged):")
         print(f"  dcglab  prepare {t_prep:.3f} s, compute {t_ours:.3f} s")
-        print(f"  sklearn prepare {t_skprep:.3f} s, compute {t_sk:.3f} s "
-              f"(x{t_sk / t_ours:.1f} compute, x{(t_skprep + t_sk) / (t_prep + t_ours):.1f} total)"
-              f"; max |diff| {diff.max():.1e}")
+        print(
+            f"  sklearn prepare {t_skprep:.3f} s, compute {t_sk:.3f} s "
+            f"(x{t_sk / t_ours:.1f} compute, x{(t_skprep + t_sk) / (t_prep + t_ours):.1f} total)"
+            f"; max |diff| {diff.max():.1e}"
+        )
     except ImportError:
         print("scikit-learn not installed")
 

@@ -382,3 +382,37 @@ def test_prepare_then_compute_reuses_the_work():
     a = compute(p, ["ndcg_cut.5"], zero_idcg="zero").per_query
     b = evaluate(qrels, run, ["ndcg_cut.5"], zero_idcg="zero").per_query
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_unpacked_fallback_gives_the_same_ranking(monkeypatch):
+    """Very many documents or gain levels do not fit the packed key: same results."""
+    import dcglab.batch as batch
+
+    run, qrels = random_workload(13, float32_ties=True)
+    packed = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
+    monkeypatch.setattr(batch, "packed_keys", lambda p: None)
+    plain = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
+    pd.testing.assert_frame_equal(packed, plain, rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize("layout", ["sorted", "reversed", "shuffled"])
+def test_grouping_layouts_give_the_same_result(layout):
+    """Equal-length lists in qid order, in another order, or interleaved."""
+    rng = np.random.default_rng(21)
+    rows = [
+        (f"q{q}", f"d{d}", float(rng.integers(0, 3)))
+        for q in range(30)
+        for d in rng.choice(50, 8, replace=False)
+    ]
+    run = pd.DataFrame(rows, columns=["qid", "docno", "score"])
+    qrels = pd.DataFrame(
+        [(f"q{q}", f"d{d}", int(rng.integers(0, 4))) for q in range(30) for d in range(0, 50, 3)],
+        columns=["qid", "docno", "grade"],
+    )
+    expected = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
+    if layout == "reversed":
+        run = pd.concat([g for _, g in run.groupby("qid", sort=False)][::-1])
+    elif layout == "shuffled":
+        run = run.sample(frac=1, random_state=3)
+    got = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
+    pd.testing.assert_frame_equal(expected, got, rtol=0, atol=TOL)

@@ -40,7 +40,7 @@ import pandas as pd
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, gain_values
 from .measures import ZERO_POLICIES, ZeroPolicy
-from .trec import Source, read_qrels, read_run
+from .trec import Source, qrels_columns, run_columns
 
 BatchIdeal = Literal["qrels-cut", "qrels", "retrieved"]
 Ties = Literal["trec", "average"]
@@ -110,8 +110,10 @@ def lexicographic_codes(values: np.ndarray) -> np.ndarray:
     distinct values (document ids) are packed, as ASCII, into big-endian 64-bit
     words, so equal strings have equal words and integer order is byte order;
     the words are factorised as integers, several times faster than hashing
-    Python strings. A hash of multi-word ids is verified against every row, and
-    any collision (or any non-ASCII string) falls back to pandas' factorisation.
+    Python strings. Ids longer than 8 bytes are factorised through a hash of
+    their words that is then verified against every row: any collision (or any
+    non-ASCII id) falls back to pandas' string factorisation, so the codes are
+    always exact.
 
     Examples
     --------
@@ -119,30 +121,65 @@ def lexicographic_codes(values: np.ndarray) -> np.ndarray:
     [1, 2, 1, 0]
     """
     values = np.asarray(values, dtype=object)
-    if len(np.unique(values[:10_000])) <= 100:
+    sample = values[:10_000]  # a contiguous block: grouped query ids repeat within it
+    if len(np.unique(sample)) <= len(sample) // 10:  # mostly repeats: hash the strings
         return _sorted_factorize(values)
-    try:
-        raw = values.astype("S")
-    except UnicodeEncodeError:
+    words = ascii_words(values)
+    if words is None:
         return _sorted_factorize(values)
-    n, width = len(raw), max(raw.dtype.itemsize, 1)
-    nwords = -(-width // 8)
-    padded = np.zeros((n, nwords * 8), dtype=np.uint8)
-    padded[:, : raw.dtype.itemsize] = raw.view(np.uint8).reshape(n, raw.dtype.itemsize)
-    words = padded.view(">u8").astype(np.uint64)
+    nwords = words.shape[1]
+    first_word = words[:, 0].astype(np.uint64)
     if nwords == 1:
-        return _sorted_factorize(words[:, 0])
-    h = words[:, 0].copy()
+        return _sorted_factorize(first_word)
+    h = first_word
     for j in range(1, nwords):
-        h = h * np.uint64(0x9E3779B97F4A7C15) + words[:, j]
+        h = h * np.uint64(0x9E3779B97F4A7C15) + words[:, j].astype(np.uint64)
     codes, uniques = pd.factorize(h)
     first = np.empty(len(uniques), dtype=np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    if not np.array_equal(words, words[first[codes]]):
-        return _sorted_factorize(values)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
+    rep = first[codes]
+    if any(not np.array_equal(words[:, j], words[rep, j]) for j in range(nwords)):
+        return _sorted_factorize(values)  # a hash collision: exact but slower
     rank = np.empty(len(uniques), dtype=np.int64)
-    rank[np.lexsort(words[first].T[::-1])] = np.arange(len(uniques))
+    rank[np.lexsort(words[first].astype(np.uint64).T[::-1])] = np.arange(len(uniques))
     return rank[codes]
+
+
+def ascii_words(values: np.ndarray, chunk: int = 1 << 20) -> np.ndarray | None:
+    """Each string's bytes, zero-padded, as rows of big-endian 64-bit words.
+
+    The strings are joined into one buffer (a single pass over the Python
+    objects, the costly part for millions of ids scattered in memory) and cut
+    apart with numpy. Returns ``None`` for non-ASCII strings or strings holding NUL.
+
+    Examples
+    --------
+    >>> [hex(int(w)) for w in ascii_words(np.array(["ab", "c"], dtype=object))[:, 0]]
+    ['0x6162000000000000', '0x6300000000000000']
+    """
+    n = len(values)
+    try:
+        buf = "\x00".join(values.tolist()).encode("ascii")
+    except (UnicodeEncodeError, TypeError):
+        return None
+    data = np.frombuffer(buf + b"\x00", dtype=np.uint8)
+    ends = np.flatnonzero(data == 0)
+    if len(ends) != n:
+        return None  # a string contains NUL
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts
+    width = max(int(lengths.max()) if n else 0, 1)
+    nwords = -(-width // 8)
+    out = np.zeros((n, nwords * 8), dtype=np.uint8)
+    if n and np.all(lengths == width):  # fixed-width ids: the buffer is already a table
+        out[:, :width] = data.reshape(n, width + 1)[:, :width]
+    else:
+        cols = np.arange(width)
+        for lo in range(0, n, chunk):
+            s, ln = starts[lo : lo + chunk, None], lengths[lo : lo + chunk, None]
+            inside = cols < ln
+            out[lo : lo + chunk, :width] = np.where(inside, data[np.where(inside, s + cols, 0)], 0)
+    return out.view(">u8")
 
 
 def _sorted_factorize(values: np.ndarray) -> np.ndarray:
@@ -154,28 +191,34 @@ def _sorted_factorize(values: np.ndarray) -> np.ndarray:
 
 
 class Grouping:
-    """Rows grouped by an integer code into a padded ``n_groups × width`` matrix."""
+    """Rows grouped by an integer code into a padded ``n_groups × width`` matrix.
+
+    A run file is usually already grouped by query with equal list lengths; then
+    the values are reshaped and, if the queries come in another order, their rows
+    permuted, with no per-element scatter.
+    """
 
     def __init__(self, codes: np.ndarray, n_groups: int) -> None:
-        monotonic = len(codes) < 2 or bool(np.all(codes[1:] >= codes[:-1]))
-        self.order = None if monotonic else np.argsort(codes, kind="stable")
         sizes = np.bincount(codes, minlength=n_groups)
         width = max(int(sizes.max()) if len(sizes) else 0, 1)
         self.shape = (n_groups, width)
-        # a run already grouped by query with equal list lengths needs no scatter
-        self.flat = None
-        if not (monotonic and np.all(sizes == width)):
-            starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-            rows = codes if monotonic else codes[self.order]
-            self.flat = rows * width + np.arange(len(codes)) - np.repeat(starts, sizes)
+        self.order = self.flat = self.rows = None
+        if len(codes) and np.all(sizes == width):
+            firsts = codes[::width]
+            if np.array_equal(np.repeat(firsts, width), codes):  # contiguous blocks
+                self.rows = None if np.all(firsts[1:] > firsts[:-1]) else np.argsort(firsts)
+                return
+        self.order = np.argsort(codes, kind="stable")
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        self.flat = codes[self.order] * width + np.arange(len(codes)) - np.repeat(starts, sizes)
 
     def pad(self, values: np.ndarray, fill: float | int) -> np.ndarray:
         """The values placed in their group's row, ``fill`` elsewhere."""
-        ordered = values if self.order is None else values[self.order]
         if self.flat is None:
-            return np.ascontiguousarray(ordered).reshape(self.shape)
+            table = np.ascontiguousarray(values).reshape(self.shape)
+            return table if self.rows is None else table[self.rows]
         out = np.full(self.shape, fill, dtype=values.dtype)
-        out.ravel()[self.flat] = ordered
+        out.ravel()[self.flat] = values[self.order]
         return out
 
 
@@ -184,8 +227,10 @@ class Prepared:
     """A run and its qrels as padded arrays, ready for :func:`compute`.
 
     ``scores``, ``docs`` and ``gains`` are ``queries × retrieved`` matrices (padding:
-    NaN score, doc code -1, gain 0); ``judged_gains`` holds each query's qrels gains
-    sorted in decreasing order (padding 0).
+    NaN score, doc code -1, gain 0); ``levels`` are the distinct gains (0 first) and
+    ``gain_index`` the position of each gain in it; ``judged_gains`` holds each
+    query's qrels gains sorted in decreasing order (padding 0). Document codes run
+    from 0 to ``n_docs - 1`` in byte order of the docnos.
     """
 
     qids: np.ndarray
@@ -193,6 +238,9 @@ class Prepared:
     docs: np.ndarray
     gains: np.ndarray
     judged_gains: np.ndarray
+    levels: np.ndarray
+    gain_index: np.ndarray
+    n_docs: int
 
 
 def prepare(
@@ -210,10 +258,10 @@ def prepare(
     """
     if missing not in ("ignore", "zero"):
         raise ValueError(f"missing must be 'ignore' or 'zero', got {missing!r}")
-    q, r = read_qrels(qrels), read_run(run)
-    nq_rows = len(q)
-    qid_codes = lexicographic_codes(np.concatenate([q["qid"].to_numpy(), r["qid"].to_numpy()]))
-    doc_codes = lexicographic_codes(np.concatenate([q["docno"].to_numpy(), r["docno"].to_numpy()]))
+    q, r = qrels_columns(qrels), run_columns(run)
+    nq_rows = len(q["qid"])
+    qid_codes = lexicographic_codes(np.concatenate([q["qid"], r["qid"]]))
+    doc_codes = lexicographic_codes(np.concatenate([q["docno"], r["docno"]]))
     q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
     q_doc, r_doc = doc_codes[:nq_rows], doc_codes[nq_rows:]
     n_codes = int(qid_codes.max()) + 1
@@ -224,26 +272,24 @@ def prepare(
     new_code = np.cumsum(keep) - 1
     first = np.full(n_codes, -1)
     first[qid_codes[::-1]] = np.arange(len(qid_codes) - 1, -1, -1)
-    all_qids = np.concatenate([q["qid"].to_numpy(), r["qid"].to_numpy()])
+    all_qids = np.concatenate([q["qid"], r["qid"]])
     qids = all_qids[first[keep]]
     nq = len(qids)
     q_sel, r_sel = keep[q_q], keep[r_q]
     q_q, q_doc = new_code[q_q[q_sel]], q_doc[q_sel]
     r_q, r_doc = new_code[r_q[r_sel]], r_doc[r_sel]
-    r_scores, r_docnos = r["score"].to_numpy(), r["docno"].to_numpy()
+    r_scores, r_docnos = r["score"], r["docno"]
     if not r_sel.all():
         r_scores, r_docnos = r_scores[r_sel], r_docnos[r_sel]
 
-    q_gain = gain_values(q["grade"].to_numpy()[q_sel], gain) if q_sel.any() else np.zeros(0)
+    q_gain = gain_values(q["grade"][q_sel], gain) if q_sel.any() else np.zeros(0)
     ndocs = int(doc_codes.max()) + 1
     q_key = q_q.astype(np.int64) * ndocs + q_doc
     sorted_key = np.sort(q_key)
     if len(q_key) and (sorted_key[1:] == sorted_key[:-1]).any():
         twice = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]][0]
         row = int(np.flatnonzero(q_key == twice)[0])
-        raise ValueError(
-            f"qrels lists ({qids[q_q[row]]}, {q['docno'].to_numpy()[q_sel][row]}) more than once"
-        )
+        raise ValueError(f"qrels lists ({qids[q_q[row]]}, {q['docno'][q_sel][row]}) more than once")
     r_gain = np.zeros(len(r_q))
     if len(q_q):
         where = pd.Index(q_key).get_indexer(r_q.astype(np.int64) * ndocs + r_doc)
@@ -258,25 +304,56 @@ def prepare(
         docno = r_docnos[r_doc == by_doc[row, col + 1]][0]
         raise ValueError(f"run lists ({qids[row]}, {docno}) more than once")
     judged = -np.sort(-Grouping(q_q, nq).pad(q_gain, 0.0), axis=1)
-    return Prepared(qids, run_rows.pad(r_scores, np.nan), docs, run_rows.pad(r_gain, 0.0), judged)
+    gains = run_rows.pad(r_gain, 0.0)
+    levels = np.unique(np.concatenate(([0.0], q_gain)))
+    index = np.searchsorted(levels, gains).astype(np.uint64)
+    return Prepared(qids, run_rows.pad(r_scores, np.nan), docs, gains, judged, levels, index, ndocs)
+
+
+def packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
+    """One uint64 per document whose ascending order is trec_eval's ranking order.
+
+    Bits, high to low: the float32 score, inverted (score descending); the docno
+    code, inverted (docno descending); the gain's index into ``p.levels``. Scores
+    and docno decide the order completely, and the gain rides along, so sorting
+    the keys alone yields the gains in rank order. Returns ``None`` when the codes
+    do not fit in 32 bits next to the score. Padding is the largest key.
+    """
+    gbits = int(len(p.levels)).bit_length()  # the all-ones index is free: padding
+    dbits = max(int(p.n_docs - 1).bit_length(), 1)
+    if gbits + dbits > 32:
+        return None
+    bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
+    doc = np.uint64(p.n_docs - 1) - p.docs.clip(min=0).astype(np.uint64)
+    key = ((np.uint64(0xFFFFFFFF) - bits) << np.uint64(32)) | (doc << np.uint64(gbits))
+    key |= p.gain_index
+    key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
+    return key, gbits
 
 
 def order_by_rank(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Gains in rank order (the first ``depth`` ranks, or all) and, for
     ``ties="average"``, the scores in the same order."""
-    if ties == "trec":
-        # one uint64 key: float32 score bits, then docno code; descending = ascending ~key
+    packed = packed_keys(p) if ties == "trec" else None
+    width = p.scores.shape[1]
+    if packed is not None:
+        key, gbits = packed
+        if depth is not None and depth < width:
+            key = np.partition(key, depth - 1, axis=1)[:, :depth]
+        key = np.sort(key, axis=1)
+        table = np.zeros(1 << gbits)
+        table[: len(p.levels)] = p.levels
+        return table[(key & np.uint64((1 << gbits) - 1)).astype(np.intp)], key
+    if ties == "trec":  # codes too wide to pack: sort indices instead
         bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
         key = ~((bits << np.uint64(32)) | p.docs.astype(np.uint64))
         key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
     else:
         key = np.where(np.isnan(p.scores), np.inf, -p.scores)
-    width = key.shape[1]
     if depth is not None and depth < width:
         top = np.argpartition(key, depth - 1, axis=1)[:, :depth]
-        rank = np.take_along_axis(
-            top, np.argsort(np.take_along_axis(key, top, axis=1), axis=1, kind="stable"), axis=1
-        )
+        order = np.argsort(np.take_along_axis(key, top, axis=1), axis=1, kind="stable")
+        rank = np.take_along_axis(top, order, axis=1)
     else:
         rank = np.argsort(key, axis=1, kind="stable")
     return np.take_along_axis(p.gains, rank, axis=1), np.take_along_axis(key, rank, axis=1)

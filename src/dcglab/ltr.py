@@ -42,8 +42,8 @@ def swap_deltas(
     Returns
     -------
     numpy.ndarray
-        Antisymmetric in sign convention: entry ``[i, j]`` is the change in
-        nDCG@k when the documents at ranks ``i+1`` and ``j+1`` swap.
+        Symmetric: entry ``[i, j]`` (and ``[j, i]``) is the change in nDCG@k when
+        the documents at ranks ``i+1`` and ``j+1`` swap; the diagonal is 0.
 
     Raises
     ------
@@ -64,4 +64,4 @@ def swap_deltas(
     ideal = idcg(arr if judged is None else judged, check_k(k, len(arr)), gain, discount)
     if ideal <= 0:
         raise ValueError("IDCG is 0: no swap can change nDCG")
-    return (g[None, :] - g[:, None]) * (w[:, None] - w[None, :]) / ideal
+    return (g[None, :] - g[:, None]) * (w[:, None] - w[None, :]) / ideal + 0.0  # no -0.0

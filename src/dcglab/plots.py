@@ -442,3 +442,84 @@ def plot_swap_deltas(
     fig.colorbar(image, ax=right, shrink=0.85, label="change in nDCG")
     fig.tight_layout()
     return fig
+
+
+from collections.abc import Mapping  # noqa: E402
+
+from .cranfield import DirectionChanges  # noqa: E402
+
+
+def plot_per_query_scatter(
+    graded: tuple[Mapping[int, float], Mapping[int, float]],
+    binary: tuple[Mapping[int, float], Mapping[int, float]],
+    changes: DirectionChanges,
+    names: tuple[str, str] = ("A", "B"),
+    k: int | None = None,
+) -> Figure:
+    """Per-query nDCG of system A against system B, one panel per gain.
+
+    Draws the per-query values of :func:`dcglab.cranfield.evaluate` and the
+    result of :func:`dcglab.cranfield.direction_changes`; nothing is computed
+    here. Each dot is a query, at (B's nDCG, A's nDCG): above the diagonal A
+    scores higher. Queries in ``changes.strict`` are drawn in red and labelled
+    with their number; queries only in ``changes.lenient`` (a tie under one
+    gain, not the other) are drawn as open orange circles.
+
+    Parameters
+    ----------
+    graded, binary : (dict, dict)
+        Per-query nDCG of systems A and B (query number → value) under graded
+        and under binary gain, as passed to
+        :func:`dcglab.cranfield.direction_changes`.
+    changes : dcglab.cranfield.DirectionChanges
+        The queries whose comparison changes direction.
+    names : (str, str), default ``("A", "B")``
+        Names of systems A (vertical axis) and B (horizontal axis).
+    k : int, optional
+        The cutoff, for the axis labels.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    strict = set(changes.strict)
+    lenient = set(changes.lenient) - strict
+    label_k = "" if k is None else f"@{k}"
+    fig, axes = plt.subplots(1, 2, figsize=(9.6, 5.0), sharex=True, sharey=True)
+    for ax, (title, (a, b)) in zip(axes, (("graded gain", graded), ("binary gain", binary))):
+        groups = (
+            ([q for q in sorted(a) if q not in strict and q not in lenient], "other queries"),
+            (sorted(lenient), "tie under one gain only"),
+            (sorted(strict), "direction changes"),
+        )
+        ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--", zorder=1)
+        styles = (
+            dict(s=14, color="#1f77b4", alpha=0.4, lw=0),
+            dict(s=46, facecolors="none", edgecolors="#ff7f0e", lw=1.3),
+            dict(s=40, color="#d62728"),
+        )
+        for (queries, label), style in zip(groups, styles):
+            if queries:
+                xs, ys = [b[q] for q in queries], [a[q] for q in queries]
+                ax.scatter(xs, ys, label=label, zorder=2, **style)
+        for q in sorted(strict):
+            ax.annotate(
+                str(q),
+                (b[q], a[q]),
+                xytext=(4, -9),
+                textcoords="offset points",
+                fontsize=7,
+                color="#d62728",
+            )
+        ax.text(0.03, 0.97, f"{names[0]} ahead", va="top", color="0.35", fontsize="small")
+        ax.text(0.97, 0.03, f"{names[1]} ahead", ha="right", color="0.35", fontsize="small")
+        ax.set_xlim(-0.03, 1.03)
+        ax.set_ylim(-0.03, 1.03)
+        ax.set_aspect("equal")
+        ax.set_title(title)
+        ax.set_xlabel(f"{names[1]} nDCG{label_k}")
+    axes[0].set_ylabel(f"{names[0]} nDCG{label_k}")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    return fig

@@ -76,7 +76,7 @@ def _read(path: Source, columns: tuple[str, ...], numeric: str, what: str) -> pd
     return df
 
 
-def _check(df: pd.DataFrame, value: str, what: str) -> pd.DataFrame:
+def _check(df: pd.DataFrame, value: str, what: str) -> dict[str, np.ndarray]:
     missing = {"qid", "docno", value} - set(df.columns)
     if missing:
         raise ValueError(f"{what} needs columns qid, docno, {value}; missing {sorted(missing)}")
@@ -85,7 +85,7 @@ def _check(df: pd.DataFrame, value: str, what: str) -> pd.DataFrame:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{what}: {value} of row {row} is not a finite number")
-    return pd.DataFrame({"qid": _strings(df["qid"]), "docno": _strings(df["docno"]), value: values})
+    return {"qid": _strings(df["qid"]), "docno": _strings(df["docno"]), value: values}
 
 
 def _strings(column: pd.Series) -> np.ndarray:
@@ -94,6 +94,19 @@ def _strings(column: pd.Series) -> np.ndarray:
     if len(arr) and not all(isinstance(x, str) for x in (arr[0], arr[-1])):
         arr = column.astype(str).to_numpy(dtype=object)
     return arr
+
+
+def qrels_columns(source: Source) -> dict[str, np.ndarray]:
+    """:func:`read_qrels` as plain arrays (``qid``, ``docno``: str objects; ``grade``)."""
+    df = _read(source, QRELS_COLUMNS, "grade", "qrels")
+    if "grade" not in df.columns and "relevance" in df.columns:
+        df = df.rename(columns={"relevance": "grade"})
+    return _check(df, "grade", "qrels")
+
+
+def run_columns(source: Source) -> dict[str, np.ndarray]:
+    """:func:`read_run` as plain arrays (``qid``, ``docno``: str objects; ``score``)."""
+    return _check(_read(source, RUN_COLUMNS, "score", "run"), "score", "run")
 
 
 def read_qrels(source: Source) -> pd.DataFrame:
@@ -110,10 +123,7 @@ def read_qrels(source: Source) -> pd.DataFrame:
     ValueError
         On a malformed line (with file and line number) or a duplicate pair.
     """
-    df = _read(source, QRELS_COLUMNS, "grade", "qrels")
-    if "grade" not in df.columns and "relevance" in df.columns:
-        df = df.rename(columns={"relevance": "grade"})
-    return _check(df, "grade", "qrels")
+    return pd.DataFrame(qrels_columns(source))
 
 
 def read_run(source: Source) -> pd.DataFrame:
@@ -130,4 +140,4 @@ def read_run(source: Source) -> pd.DataFrame:
     ValueError
         On a malformed line (with file and line number) or a duplicate (qid, docno).
     """
-    return _check(_read(source, RUN_COLUMNS, "score", "run"), "score", "run")
+    return pd.DataFrame(run_columns(source))
