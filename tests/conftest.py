@@ -6,16 +6,8 @@ except under CI=true, where a missing browser is a failure.
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
-
-# The Cranfield copy beside the repository (../shared/data/cranfield), used by the
-# tests and by the chapter notebooks that nbval executes (their kernels inherit
-# this environment). Users download the collection instead (dcglab.cranfield).
-SHARED_CRANFIELD = Path(__file__).resolve().parents[2] / "shared" / "data" / "cranfield"
-if SHARED_CRANFIELD.is_dir():
-    os.environ.setdefault("DCGLAB_CRANFIELD_DIR", str(SHARED_CRANFIELD))
 
 CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -962,20 +962,48 @@ def table(
     }
 
 
+#: One character per qrels code, so the explorer's embedded rankings stay small.
+CODE_CHARS = {-1: "-", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
+
+
+def encode_codes(codes: Sequence[int]) -> str:
+    """A list of qrels codes as a string, one character each (``-`` for −1).
+
+    Examples
+    --------
+    >>> encode_codes([1, 0, -1, 4])
+    '10-4'
+    """
+    return "".join(CODE_CHARS[c] for c in codes)
+
+
+def decode_codes(text: str) -> list[int]:
+    """The inverse of :func:`encode_codes`.
+
+    Examples
+    --------
+    >>> decode_codes("10-4")
+    [1, 0, -1, 4]
+    """
+    return [-1 if ch == "-" else int(ch) for ch in text]
+
+
 def explorer_data(
     collection: Collection, config: Config | None = None, top: int = 100
 ) -> dict[str, object]:
     """What :class:`dcglab.explorers.CranfieldExplorer` embeds: per model, the qrels
-    codes of each query's top ``top`` documents (0 for unjudged), each query's
-    judged codes, and the gain tables (graded ``5 - code``, binary, and
-    exponential ``2^(5 - code) - 1`` on the same grades), keyed by strings for JSON.
+    codes of each query's top ``top`` documents (0 for unjudged) and each query's
+    judged codes, both as :func:`encode_codes` strings, and the gain tables
+    (graded ``5 - code``, binary, and exponential ``2^(5 - code) - 1`` on the same
+    grades), keyed by strings for JSON.
     """
     index = Index.build(collection, config)
     runs = {}
     for m in MODELS:
         ranking = rank(index, m, top=top)
         runs[m] = [
-            [collection.qrels.get(q, {}).get(d, UNJUDGED) for d in ranking.get(q, [])] or [UNJUDGED]
+            encode_codes([collection.qrels.get(q, {}).get(d, UNJUDGED) for d in ranking.get(q, [])])
+            or encode_codes([UNJUDGED])
             for q in collection.query_ids
         ]
     graded = gain_mapping("graded")
@@ -986,10 +1014,10 @@ def explorer_data(
     }
     return {
         "runs": runs,
-        "judged": [list(collection.qrels.get(q, {}).values()) for q in collection.query_ids],
-        "gains": {
-            name: {str(c): float(v) for c, v in table.items()} for name, table in gains.items()
-        },
+        "judged": [
+            encode_codes(collection.qrels.get(q, {}).values()) for q in collection.query_ids
+        ],
+        "gains": {n: {str(c): float(v) for c, v in table.items()} for n, table in gains.items()},
     }
 
 
@@ -1014,6 +1042,8 @@ __all__ = [
     "data_dir",
     "direction_changes",
     "evaluate",
+    "decode_codes",
+    "encode_codes",
     "explorer_data",
     "fetch",
     "load",

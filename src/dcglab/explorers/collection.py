@@ -1,8 +1,9 @@
 """Explorer of chapter 11: nDCG on the Cranfield collection, recomputed in the browser.
 
 The data are each model's top-100 documents per query, as qrels codes (1..4 judged,
--1 judged non-relevant, 0 unjudged), every query's judged codes and the gain tables,
-so the JavaScript can recompute mean nDCG@k for any k up to 100.
+-1 judged non-relevant, 0 unjudged) written one character each
+(:func:`dcglab.cranfield.encode_codes`), every query's judged codes and the gain
+tables, so the JavaScript can recompute mean nDCG@k for any k up to 100.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 import traitlets as t
 
+from ..cranfield import decode_codes
 from ..measures import ndcg
 from .base import Explorer, bundle
 
@@ -20,7 +22,7 @@ MODELS = ("bim", "tfidf", "bm25")
 def _per_query(data: dict[str, Any], model: str, k: int, gain: str) -> list[float]:
     table = {int(code): value for code, value in data["gains"][gain].items()}
     return [
-        float(ndcg(codes, k, judged=judged, gain=table))  # type: ignore[arg-type]
+        float(ndcg(decode_codes(codes), k, judged=decode_codes(judged), gain=table))  # type: ignore[arg-type]
         for codes, judged in zip(data["runs"][model], data["judged"])
     ]
 
@@ -40,6 +42,10 @@ class CranfieldExplorer(Explorer):
     k = t.Int(10).tag(sync=True)
     gain = t.Unicode("graded").tag(sync=True)
     versus = t.Unicode("binary").tag(sync=True)
+
+    def __repr__(self) -> str:
+        """Leave the embedded data out of the text form."""
+        return f"CranfieldExplorer(k={self.k}, gain={self.gain!r}, versus={self.versus!r})"
 
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:

@@ -7,9 +7,15 @@ function crState(model) {
   return { data: model.get("data"), k: model.get("k"), gain: model.get("gain"), versus: model.get("versus") };
 }
 
+// One character per code, as dcglab.cranfield.encode_codes writes them ("-" is -1).
+function decodeCodes(text) {
+  return Array.from(text, (ch) => (ch === "-" ? -1 : Number(ch)));
+}
+
 function perQuery(data, modelName, k, gainName) {
   const gain = { map: data.gains[gainName] };
-  return data.runs[modelName].map((codes, q) => curves(codes, data.judged[q], gain, LOG2C, k).ndcg[k - 1]);
+  return data.runs[modelName].map((codes, q) =>
+    curves(decodeCodes(codes), decodeCodes(data.judged[q]), gain, LOG2C, k).ndcg[k - 1]);
 }
 
 function sign(x) {
