@@ -3,7 +3,7 @@
 #               pinned web assets (npm), build the static site into _build/html
 #   make test   everything `make book` does, then every test: unit, property,
 #               reference libraries, doctests, nbval over every chapter, browser
-#   make lab    convenience: open the notebooks in JupyterLab
+#   make lab    convenience: open the notebooks in JupyterLab, set to save widget state
 #   make execute  re-execute every chapter notebook in place (saves widget state)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -43,7 +43,15 @@ book: $(STAMP) assets
 test: book
 	$(BIN)/python -m pytest
 
+# JupyterLab saves widget state with the notebook only when told to: set it for
+# this environment, so that re-executing a chapter in Lab keeps its explorers
+# working on the static site.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+
 lab: $(STAMP)
+	@mkdir -p $(dir $(LAB_SETTINGS))
+	@echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true}}' > $(LAB_SETTINGS)
+	@echo "Widget state is saved with each notebook. Run > Restart Kernel and Run All Cells, then save."
 	$(BIN)/jupyter lab chapters/
 
 execute: $(STAMP)

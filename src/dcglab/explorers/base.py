@@ -15,8 +15,14 @@ from importlib.resources import files
 from typing import Any, ClassVar
 
 import anywidget
+import traitlets as t
 
 REGISTRY: dict[str, type[Explorer]] = {}
+
+
+def int_list(default: list[int]) -> t.List:
+    """A synced trait holding a list of integers (grades), with its default."""
+    return t.List(t.Int(), default_value=list(default)).tag(sync=True)
 
 
 @cache

@@ -11,11 +11,7 @@ from ..discounts import Discount
 from ..measures import dcg, idcg, ndcg
 from ..reversals import count_reversals
 from ..usermodels import average_precision, err, rbp, reciprocal_rank
-from .base import Explorer, bundle
-
-
-def _ints(default: list[int]) -> t.List:
-    return t.List(t.Int(), default_value=list(default)).tag(sync=True)
+from .base import Explorer, bundle, int_list
 
 
 def _skip(f, *args, **kwargs) -> float | None:
@@ -31,7 +27,7 @@ class GainReversalExplorer(Explorer):
     name = "gain_reversals"
     params = ("grades", "n", "k", "a")
     _esm = bundle("gain_reversals.js")
-    grades = _ints([3, 3, 2, 2, 1, 0, 0, 0, 0])
+    grades = int_list([3, 3, 2, 2, 1, 0, 0, 0, 0])
     n = t.Int(6).tag(sync=True)
     k = t.Int(6).tag(sync=True)
     a = t.Float(2.0).tag(sync=True)
@@ -59,7 +55,7 @@ class LogBaseExplorer(Explorer):
     name = "log_base"
     params = ("grades", "k", "gain", "base")
     _esm = bundle("log_base.js")
-    grades = _ints([3, 2, 3, 0, 1, 2])
+    grades = int_list([3, 2, 3, 0, 1, 2])
     k = t.Int(6).tag(sync=True)
     gain = t.Unicode("linear").tag(sync=True)
     base = t.Float(2.0).tag(sync=True)
@@ -85,8 +81,8 @@ class IdealSourceExplorer(Explorer):
     name = "ideal_source"
     params = ("retrieved", "missing", "n_missing", "k")
     _esm = bundle("ideal_source.js")
-    retrieved = _ints([3, 2, 0, 1, 0])
-    missing = _ints([3, 2, 2, 1, 1])
+    retrieved = int_list([3, 2, 0, 1, 0])
+    missing = int_list([3, 2, 2, 1, 1])
     n_missing = t.Int(2).tag(sync=True)
     k = t.Int(3).tag(sync=True)
 
@@ -107,8 +103,8 @@ class GradedBinaryExplorer(Explorer):
     name = "graded_binary"
     params = ("first", "second")
     _esm = bundle("graded_binary.js")
-    first = _ints([1, 1, 1, 3, 0, 0])
-    second = _ints([3, 0, 1, 1, 1, 0])
+    first = int_list([1, 1, 1, 3, 0, 0])
+    second = int_list([3, 0, 1, 1, 1, 0])
 
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
@@ -128,7 +124,7 @@ class UserModelExplorer(Explorer):
     name = "user_models"
     params = ("grades", "p")
     _esm = bundle("user_models.js")
-    grades = _ints([2, 0, 3, 1, 0, 0, 2, 0])
+    grades = int_list([2, 0, 3, 1, 0, 0, 2, 0])
     p = t.Float(0.8).tag(sync=True)
 
     @classmethod

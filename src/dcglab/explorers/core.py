@@ -6,15 +6,12 @@ from typing import Any
 
 import traitlets as t
 
+from .. import article
 from ..discounts import Discount
 from ..measures import cg, curves, dcg
-from .base import Explorer, bundle
+from .base import Explorer, bundle, int_list
 
-EXAMPLE = [3, 2, 3, 0, 1, 2]
-
-
-def _grades(default: list[int]) -> t.List:
-    return t.List(t.Int(), default_value=list(default), minlen=1).tag(sync=True)
+EXAMPLE = list(article.EXAMPLE)
 
 
 class CumulativeGainExplorer(Explorer):
@@ -23,7 +20,7 @@ class CumulativeGainExplorer(Explorer):
     name = "cumulative_gain"
     params = ("grades", "k")
     _esm = bundle("cumulative_gain.js")
-    grades = _grades([3, 0, 0, 2, 1, 0])
+    grades = int_list([3, 0, 0, 2, 1, 0])
     k = t.Int(3).tag(sync=True)
 
     @classmethod
@@ -70,7 +67,7 @@ class NdcgExplorer(Explorer):
     name = "ndcg"
     params = ("grades", "k", "gain", "base")
     _esm = bundle("ndcg.js")
-    grades = _grades(EXAMPLE)
+    grades = int_list(EXAMPLE)
     k = t.Int(6).tag(sync=True)
     gain = t.Unicode("linear").tag(sync=True)
     base = t.Float(2.0).tag(sync=True)
@@ -93,7 +90,7 @@ class CutoffExplorer(Explorer):
     name = "cutoffs"
     params = ("grades", "k")
     _esm = bundle("cutoffs.js")
-    grades = _grades(EXAMPLE)
+    grades = int_list(EXAMPLE)
     k = t.Int(2).tag(sync=True)
 
     @classmethod

@@ -31,7 +31,7 @@ export default {
     return mount(model, el, {
       name: "cumulative_gain",
       title: "Cumulative gain: change the grades and the cutoff",
-      controls: (m) => m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade at rank ${i + 1}`, min: 0, max: 3, step: 1 }))
+      controls: (m) => listSliders(m, "grades")
         .concat([{ param: "k", label: "cutoff k", min: 1, max: m.get("grades").length, step: 1 }]),
       state: cgState, compute: cgCompute, draw: cgDraw,
     });

@@ -52,7 +52,7 @@ export default {
     return mount(model, el, {
       name: "cutoffs",
       title: "nDCG at each cutoff: change the grades and the highlighted k",
-      controls: (m) => m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade at rank ${i + 1}`, min: 0, max: 3, step: 1 }))
+      controls: (m) => listSliders(m, "grades")
         .concat([{ param: "k", label: "highlighted k", min: 1, max: m.get("grades").length, step: 1 }]),
       state: cutState, compute: cutCompute, draw: cutDraw,
     });

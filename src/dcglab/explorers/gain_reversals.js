@@ -27,7 +27,7 @@ function revDraw(out, s, r) {
     out.append(chart([
       { xs: CURVE_AS, ys: shares, label: "reversed pairs (%)", markers: true },
       { xs: [s.a], ys: [100 * r.share], color: "#d62728", markers: true, label: "current a" },
-    ], { title: "Reversed pairs against the gain base a", xlabel: "a in a^rel − 1", xticks: CURVE_AS, ymin: 0,
+    ], { title: "Reversed pairs against the gain base a", xlabel: "a in a^rel − 1", xticks: [1.1, 2, 3, 4, 6, 10], ymin: 0,
          alt: "Share of reversed pairs of orderings against the exponential gain base" }));
   }
   out.append(readouts([
@@ -44,7 +44,7 @@ export default {
       name: "gain_reversals",
       title: "Reversals between linear and exponential gain",
       controls: (m) => [{ param: "n", label: "documents judged", min: 2, max: m.get("grades").length, step: 1 }]
-        .concat(m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade of document ${i + 1}`, min: 0, max: 9, step: 1 })))
+        .concat(listSliders(m, "grades", (i) => `grade of document ${i + 1}`, 9))
         .concat([
           { param: "k", label: "cutoff k", min: 1, max: m.get("grades").length, step: 1 },
           { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1 },

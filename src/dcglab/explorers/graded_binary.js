@@ -35,7 +35,7 @@ function gbDraw(out, s, r) {
 
 export default {
   render({ model, el }) {
-    const grades = (name) => (m) => m.get(name).map((_, i) => ({ param: `${name}.${i}`, label: `${name}: rank ${i + 1}`, min: 0, max: 3, step: 1 }));
+    const grades = (name) => (m) => listSliders(m, name, (i) => `${name}: rank ${i + 1}`);
     return mount(model, el, {
       name: "graded_binary",
       title: "Graded versus binary: build two rankings",

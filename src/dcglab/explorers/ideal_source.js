@@ -43,9 +43,9 @@ export default {
     return mount(model, el, {
       name: "ideal_source",
       title: "Where does the ideal come from? Add judged documents the system missed",
-      controls: (m) => m.get("retrieved").map((_, i) => ({ param: `retrieved.${i}`, label: `retrieved rank ${i + 1}`, min: 0, max: 3, step: 1 }))
+      controls: (m) => listSliders(m, "retrieved", (i) => `retrieved rank ${i + 1}`)
         .concat([{ param: "n_missing", label: "judged, not retrieved", min: 0, max: m.get("missing").length, step: 1 }])
-        .concat(m.get("missing").map((_, i) => ({ param: `missing.${i}`, label: `missed doc ${i + 1} grade`, min: 0, max: 3, step: 1 })))
+        .concat(listSliders(m, "missing", (i) => `missed doc ${i + 1} grade`))
         .concat([{ param: "k", label: "cutoff k", min: 1, max: m.get("retrieved").length, step: 1 }]),
       state: idealState, compute: idealCompute, draw: idealDraw,
     });

@@ -41,7 +41,7 @@ export default {
       name: "log_base",
       title: "Which logarithm? Move the base b",
       controls: (m) => [{ param: "base", label: "log base b", min: 1.5, max: 20, step: 0.5 }]
-        .concat(m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade at rank ${i + 1}`, min: 0, max: 3, step: 1 })))
+        .concat(listSliders(m, "grades"))
         .concat([
           { param: "k", label: "cutoff k", min: 1, max: m.get("grades").length, step: 1 },
           { param: "gain", label: "gain", options: ["linear", "exponential"] },

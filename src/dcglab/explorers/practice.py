@@ -9,7 +9,7 @@ import traitlets as t
 
 from ..ltr import swap_deltas
 from ..measures import mean_ndcg
-from .base import Explorer, bundle
+from .base import Explorer, bundle, int_list
 
 #: Five queries, two systems, and each query's judged grades (query 5 has nothing
 #: relevant). A puts one excellent document first; B spreads good ones over the top
@@ -67,7 +67,7 @@ class SwapExplorer(Explorer):
     name = "swaps"
     params = ("grades", "k", "gain")
     _esm = bundle("swaps.js")
-    grades = t.List(t.Int(), default_value=[2, 0, 3, 1, 0, 2, 0, 1]).tag(sync=True)
+    grades = int_list([2, 0, 3, 1, 0, 2, 0, 1])
     k = t.Int(5).tag(sync=True)
     gain = t.Unicode("exponential").tag(sync=True)
 

@@ -47,7 +47,7 @@ export default {
     return mount(model, el, {
       name: "swaps",
       title: "ΔnDCG of swapping two documents (the LambdaRank weight)",
-      controls: (m) => m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade at rank ${i + 1}`, min: 0, max: 3, step: 1 }))
+      controls: (m) => listSliders(m, "grades")
         .concat([
           { param: "k", label: "cutoff k", min: 1, max: m.get("grades").length, step: 1 },
           { param: "gain", label: "gain", options: ["exponential", "linear"] },

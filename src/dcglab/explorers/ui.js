@@ -64,6 +64,11 @@ function makeControl(model, c) {
   } };
 }
 
+// One slider per entry of a list trait, e.g. the grade at each rank.
+export function listSliders(model, name, label = (i) => `grade at rank ${i + 1}`, max = 3) {
+  return model.get(name).map((_, i) => ({ param: `${name}.${i}`, label: label(i), min: 0, max, step: 1 }));
+}
+
 // spec: {name, title, controls, state(model), compute(state), draw(out, state, result)}
 export function mount(model, el, spec) {
   const root = h("div", { class: "dcglab-explorer", "data-explorer": spec.name });

@@ -40,7 +40,7 @@ export default {
       name: "user_models",
       title: "User models: one ranking, five measures",
       controls: (m) => [{ param: "p", label: "patience p (RBP)", min: 0.5, max: 0.95, step: 0.05 }]
-        .concat(m.get("grades").map((_, i) => ({ param: `grades.${i}`, label: `grade at rank ${i + 1}`, min: 0, max: 3, step: 1 }))),
+        .concat(listSliders(m, "grades")),
       state: umState, compute: umCompute, draw: umDraw,
     });
   },
