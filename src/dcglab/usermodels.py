@@ -31,6 +31,18 @@ def relevant(grades: Grades, threshold: float = 1) -> np.ndarray:
     return (arr >= threshold).astype(float)
 
 
+def precision_at(grades: Grades, threshold: float = 1) -> np.ndarray:
+    r"""Precision at every rank, :math:`P@i = \frac{1}{i}\sum_{j \le i} rel_j`.
+
+    Examples
+    --------
+    >>> precision_at([3, 0, 1]).round(3).tolist()
+    [1.0, 0.5, 0.667]
+    """
+    rel = relevant(grades, threshold)
+    return np.cumsum(rel) / np.arange(1, len(rel) + 1)
+
+
 def average_precision(
     grades: Grades, *, judged: Grades | None = None, threshold: float = 1
 ) -> float:
@@ -50,8 +62,7 @@ def average_precision(
     n_rel = relevant(grades if judged is None else judged, threshold).sum()
     if n_rel == 0:
         return 0.0
-    precision = np.cumsum(rel) / np.arange(1, len(rel) + 1)
-    return float((precision * rel).sum() / n_rel)
+    return float((precision_at(grades, threshold) * rel).sum() / n_rel)
 
 
 def reciprocal_rank(grades: Grades, threshold: float = 1) -> float:
