@@ -135,3 +135,16 @@ def test_figure_check_can_fail():
     assert not Figure("x", "0.962", "test", lambda: 0.9608, 3).matches()
     assert Figure("x", "0.961", "test", lambda: 0.9608, 3).matches()
     assert np.isclose(Figure("x", "29", "t", lambda: 28.9, 2).compute(), 28.9)
+
+
+def test_fractional_gains_sort_the_ideal_exactly():
+    """trec_eval's gain_init.c compares gain levels after truncating their difference
+    to int, so with gains 1=3.2, 2=3.5, 3=3.4 it keeps the ideal in grade order
+    3, 2, 1 and reports 0.9861 for the ranking 1, 2, 3 (pytrec_eval cannot take
+    custom gains, so this is a hand-derived check). The correct ideal is 2, 3, 1."""
+    gains = {1: 3.2, 2: 3.5, 3: 3.4}
+    assert dcglab.ideal_order([1, 2, 3], gains).tolist() == [2, 3, 1]
+    correct = ndcg([1, 2, 3], gain=gains)
+    assert round(correct, 4) == 0.9811
+    truncated = dcg([1, 2, 3], gain=gains) / dcg([3, 2, 1], gain=gains)
+    assert round(truncated, 4) == 0.9861  # trec_eval's value, reproduced by hand
