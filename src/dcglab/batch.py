@@ -372,6 +372,23 @@ def average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return mean[group].reshape(gains.shape)
 
 
+def check_conventions(
+    measures: Sequence[str],
+    discount: DiscountSpec,
+    ideal: BatchIdeal,
+    ties: Ties,
+    zero_idcg: ZeroPolicy,
+) -> tuple[list[tuple[str, int | None]], Discount]:
+    """Validate the conventions (before any data is read) and parse measures and discount."""
+    if ideal not in IDEALS:
+        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {TIES}, got {ties!r}")
+    if zero_idcg not in ZERO_POLICIES:
+        raise ValueError(f"zero_idcg must be one of {ZERO_POLICIES}, got {zero_idcg!r}")
+    return parse_measures(measures), Discount.parse(discount)
+
+
 def compute(
     p: Prepared,
     measures: Sequence[str] = ("ndcg_cut.10",),
@@ -382,14 +399,7 @@ def compute(
     zero_idcg: ZeroPolicy = "error",
 ) -> BatchResult:
     """The measures for every prepared query: the purely numerical part of :func:`evaluate`."""
-    if ideal not in IDEALS:
-        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {TIES}, got {ties!r}")
-    if zero_idcg not in ZERO_POLICIES:
-        raise ValueError(f"zero_idcg must be one of {ZERO_POLICIES}, got {zero_idcg!r}")
-    wanted = parse_measures(measures)
-    disc = Discount.parse(discount)
+    wanted, disc = check_conventions(measures, discount, ideal, ties, zero_idcg)
     cuts = [k for _, k in wanted]
     # Only the top max(k) ranks matter unless a measure has no cutoff or ties are
     # averaged (a tied group may straddle the cutoff).
@@ -481,6 +491,7 @@ def evaluate(
     BatchResult
         ``per_query`` has one row per evaluated query, sorted by qid.
     """
+    check_conventions(measures, discount, ideal, ties, zero_idcg)  # fail before reading
     prepared = prepare(qrels, run, gain=gain, missing=missing)
     return compute(
         prepared, measures, discount=discount, ideal=ideal, ties=ties, zero_idcg=zero_idcg

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .batch import evaluate, parse_measures
+from .batch import evaluate
 from .discounts import Discount
 
 CONVENTIONS = """\
@@ -133,12 +133,10 @@ def render(per_query: pd.DataFrame, means: pd.Series, fmt: str, per_q: bool) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        measures = args.measure or ["ndcg_cut.10"]
-        parse_measures(measures)
         result = evaluate(
             args.qrels,
             args.run,
-            measures,
+            args.measure or ["ndcg_cut.10"],
             gain=parse_gain(args.gain),
             discount=Discount.parse(args.discount),
             ideal=args.ideal,

@@ -12,23 +12,18 @@ from typing import Any
 
 import traitlets as t
 
-from ..cranfield import decode_codes
+from ..cranfield import MODELS, decode_codes, direction_changes
 from ..measures import ndcg
 from .base import Explorer, bundle
 
-MODELS = ("bim", "tfidf", "bm25")
 
-
-def _per_query(data: dict[str, Any], model: str, k: int, gain: str) -> list[float]:
+def _per_query(data: dict[str, Any], model: str, k: int, gain: str) -> dict[int, float]:
+    """Query number (from 1) -> nDCG@k, as :func:`dcglab.cranfield.evaluate` returns."""
     table = {int(code): value for code, value in data["gains"][gain].items()}
-    return [
-        float(ndcg(decode_codes(codes), k, judged=decode_codes(judged), gain=table))  # type: ignore[arg-type]
-        for codes, judged in zip(data["runs"][model], data["judged"])
-    ]
-
-
-def _sign(x: float) -> int:
-    return 0 if abs(x) <= 1e-12 else (1 if x > 0 else -1)
+    return {
+        q: float(ndcg(decode_codes(codes), k, judged=decode_codes(judged), gain=table))  # type: ignore[arg-type]
+        for q, (codes, judged) in enumerate(zip(data["runs"][model], data["judged"]), start=1)
+    }
 
 
 class CranfieldExplorer(Explorer):
@@ -50,13 +45,9 @@ class CranfieldExplorer(Explorer):
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
         data, k = state["data"], state["k"]
-        out: dict[str, float | None] = {}
-        for m in MODELS:
-            v = _per_query(data, m, k, state["gain"])
-            out[m] = sum(v) / len(v)
-        a1, b1 = (_per_query(data, m, k, state["gain"]) for m in ("bm25", "tfidf"))
-        a2, b2 = (_per_query(data, m, k, state["versus"]) for m in ("bm25", "tfidf"))
-        out["changes"] = sum(
-            1 for q in range(len(a1)) if _sign(a1[q] - b1[q]) * _sign(a2[q] - b2[q]) < 0
-        )
+        main = {m: _per_query(data, m, k, state["gain"]) for m in MODELS}
+        out: dict[str, float | None] = {m: sum(v.values()) / len(v) for m, v in main.items()}
+        versus = tuple(_per_query(data, m, k, state["versus"]) for m in ("bm25", "tfidf"))
+        changes = direction_changes((main["bm25"], main["tfidf"]), versus)
+        out["changes"] = len(changes.strict)
         return out
