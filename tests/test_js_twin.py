@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from dcglab import Discount, cg, curves, ideal_order, mean_ndcg
-from dcglab.explorers.base import asset
+from dcglab.book.explorers.base import asset
 from dcglab.ltr import swap_deltas
 from dcglab.reversals import count_reversals, discordant_pairs, orderings
 from dcglab.usermodels import average_precision, err, err_reach, rbp, reciprocal_rank

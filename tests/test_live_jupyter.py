@@ -19,10 +19,10 @@ import urllib.request
 import nbformat
 import pytest
 
-from dcglab.explorers import NdcgExplorer
+from dcglab.book.explorers import NdcgExplorer
 
 CELLS = [
-    "from dcglab.explorers import NdcgExplorer\nexplorer = NdcgExplorer()\nexplorer",
+    "from dcglab.book.explorers import NdcgExplorer\nexplorer = NdcgExplorer()\nexplorer",
     "print(f\"k={explorer.k} ndcg={explorer.results()['ndcg']:.6f}\")",
     "explorer.gain = 'exponential'",
 ]

@@ -7,7 +7,7 @@ import pytest
 
 import dcglab
 from dcglab import Discount, cg, dcg, gain_values, idcg, ndcg, ndcg_curve
-from dcglab.article import EXAMPLE, FIGURES
+from dcglab.book.article import EXAMPLE, FIGURES
 
 LOG2_3 = math.log2(3)
 
@@ -130,7 +130,7 @@ def test_article_figures_cover_chapters_one_to_four():
 
 
 def test_figure_check_can_fail():
-    from dcglab.article import Figure
+    from dcglab.book.article import Figure
 
     assert not Figure("x", "0.962", "test", lambda: 0.9608, 3).matches()
     assert Figure("x", "0.961", "test", lambda: 0.9608, 3).matches()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dcglab.explorers import REGISTRY
+from dcglab.book.explorers import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
@@ -86,7 +86,7 @@ def outputs_text(nb) -> str:
 
 def test_every_article_figure_is_shown_in_its_chapter():
     """Each published figure appears, with its computed value and a match, in an output."""
-    from dcglab.article import FIGURES
+    from dcglab.book.article import FIGURES
 
     by_chapter = {int(p.name[:2]): p for p in NOTEBOOKS}
     missing = []

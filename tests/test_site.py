@@ -247,7 +247,7 @@ def _set(control, value: str) -> None:
 
 def _check_against_python(root) -> dict:
     """The explorer's shown results equal dcglab's for the state it reports."""
-    from dcglab.explorers import REGISTRY
+    from dcglab.book.explorers import REGISTRY
 
     name = root.get_attribute("data-explorer")
     state = json.loads(root.get_attribute("data-state"))

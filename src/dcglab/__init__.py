@@ -2,19 +2,20 @@
 
 Formulas live in one place each: gains in :mod:`dcglab.gains`, discounts in
 :mod:`dcglab.discounts`, the ideal ranking in :mod:`dcglab.ideal`, and CG, DCG,
-IDCG and nDCG in :mod:`dcglab.measures`. :mod:`dcglab.article` holds the
-reference article's published figures with the computations that reproduce them.
+IDCG and nDCG in :mod:`dcglab.measures`. Many queries at once, from TREC files
+or DataFrames: :func:`evaluate` (:mod:`dcglab.batch`) and the trec_eval-compatible
+command line (:mod:`dcglab.cli`). The book's own code (the article's figures,
+plots, explorers) lives in :mod:`dcglab.book`, which this package never imports.
 """
 
-from . import article, report
+from .batch import evaluate
 from .discounts import Discount, geometric_discount, jk_discount, log_discount, reciprocal_discount
 from .gains import exponential_gain, gain_values, linear_gain, mapped_gain
 from .ideal import ideal_order
 from .measures import cg, curves, dcg, dcg_curve, idcg, mean_ndcg, ndcg, ndcg_curve, rank_table
 
 __all__ = [
-    "article",
-    "report",
+    "evaluate",
     "Discount",
     "cg",
     "curves",

@@ -991,7 +991,7 @@ def decode_codes(text: str) -> list[int]:
 def explorer_data(
     collection: Collection, config: Config | None = None, top: int = 100
 ) -> dict[str, object]:
-    """What :class:`dcglab.explorers.CranfieldExplorer` embeds: per model, the qrels
+    """What :class:`dcglab.book.explorers.CranfieldExplorer` embeds: per model, the qrels
     codes of each query's top ``top`` documents (0 for unjudged) and each query's
     judged codes, both as :func:`encode_codes` strings, and the gain tables
     (graded ``5 - code``, binary, and exponential ``2^(5 - code) - 1`` on the same

@@ -7,10 +7,10 @@ from typing import Any
 
 import traitlets as t
 
-from ..discounts import Discount
-from ..measures import dcg, idcg, ndcg
-from ..reversals import count_reversals
-from ..usermodels import average_precision, err, rbp, reciprocal_rank
+from ...discounts import Discount
+from ...measures import dcg, idcg, ndcg
+from ...reversals import count_reversals
+from ...usermodels import average_precision, err, rbp, reciprocal_rank
 from .base import Explorer, bundle, int_list
 
 

@@ -18,11 +18,11 @@ from functools import cache
 
 import pandas as pd
 
-from .discounts import Discount
-from .gains import gain_values
-from .measures import cg, dcg, idcg, ndcg, ndcg_curve, rank_table
-from .reversals import Reversals, count_reversals
-from .usermodels import average_precision
+from ..discounts import Discount
+from ..gains import gain_values
+from ..measures import cg, dcg, idcg, ndcg, ndcg_curve, rank_table
+from ..reversals import Reversals, count_reversals
+from ..usermodels import average_precision
 
 #: The article's worked example: a system's six grades, also all judged grades.
 EXAMPLE = (3, 2, 3, 0, 1, 2)

@@ -7,8 +7,8 @@ from typing import Any
 import traitlets as t
 
 from .. import article
-from ..discounts import Discount
-from ..measures import cg, curves, dcg
+from ...discounts import Discount
+from ...measures import cg, curves, dcg
 from .base import Explorer, bundle, int_list
 
 EXAMPLE = list(article.EXAMPLE)

@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from .discounts import Discount, DiscountSpec
-from .measures import curves
+from ..discounts import Discount, DiscountSpec
+from ..measures import curves
 
 #: The four discounts of the article's figure, out to rank 20.
 ARTICLE_DISCOUNTS = ("log2", "jk:2", "geometric:0.8", "reciprocal")
@@ -446,7 +446,7 @@ def plot_swap_deltas(
 
 from collections.abc import Mapping  # noqa: E402
 
-from .cranfield import DirectionChanges  # noqa: E402
+from ..cranfield import DirectionChanges  # noqa: E402
 
 
 def plot_per_query_scatter(

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ..ltr import swap_deltas
-from ..measures import mean_ndcg
+from ...ltr import swap_deltas
+from ...measures import mean_ndcg
 from .base import Explorer, bundle, int_list
 
 #: Five queries, two systems, and each query's judged grades (query 5 has nothing

@@ -12,8 +12,8 @@ from typing import Any
 
 import traitlets as t
 
-from ..cranfield import MODELS, decode_codes, direction_changes
-from ..measures import ndcg
+from ...cranfield import MODELS, decode_codes, direction_changes
+from ...measures import ndcg
 from .base import Explorer, bundle
 
 
