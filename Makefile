@@ -3,6 +3,8 @@
 #               pinned web assets (npm), build the static site into _build/html
 #   make test   everything `make book` does, then every test: unit, property,
 #               reference libraries, doctests, nbval over every chapter, browser
+#   make test-fast  the tests not marked `browser` or `slow` (no site build, no nbval):
+#               pytest -m "not browser and not slow"
 #   make lab    convenience: open the notebooks in JupyterLab, set to save widget state
 #   make execute  re-execute every chapter notebook in place (saves widget state)
 
@@ -12,7 +14,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
 
-.PHONY: book test lab execute assets lint clean
+.PHONY: book test test-fast lab execute assets lint clean
 
 # Developers and CI have the Cranfield files beside the repository; users download
 # them on first use (dcglab.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
@@ -42,6 +44,9 @@ book: $(STAMP) assets
 
 test: book
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not slow"
 
 # JupyterLab saves widget state with the notebook only when told to: set it for
 # this environment, so that re-executing a chapter in Lab keeps its explorers

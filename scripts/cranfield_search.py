@@ -2,7 +2,7 @@ r"""Search the configuration space for the Cranfield setup closest to the articl
 
 The article reports nDCG@10 of three models on Cranfield, graded and binary,
 and says that the per-query comparison of BM25 with TF-IDF changes direction on
-6 of the 225 queries (:data:`dcglab.cranfield.ARTICLE_TABLE`). It does not say
+6 of the 225 queries (:data:`dcglab.book.article.ARTICLE_TABLE`). It does not say
 how its models were configured. This script scores every configuration of a
 bounded grid and ranks them by their distance to those seven figures.
 
@@ -20,10 +20,11 @@ Distance
     list below starts with the most standard choice.
 
 Grid (indexing once per tokenisation, models reusing the index)
-    fields × stop list × stemmer (27 indexes); tie order (2); the −1 code
-    (4 readings, evaluation only); BIM weight × query terms (4); TF-IDF tf ×
-    idf × query vector (36); BM25 k1 × b × idf × query tf × length (540).
-    Tokens are lowercase alphanumeric runs throughout (the issue fixes that).
+    The option lists of :mod:`dcglab.cranfield.search`: fields × stop list ×
+    stemmer (27 indexes); tie order (2); the −1 code (4 readings, evaluation
+    only); BIM weight × query terms (4); TF-IDF tf × idf × query vector (36);
+    BM25 k1 × b × idf × query tf × length (540). Tokens are lowercase
+    alphanumeric runs throughout.
 
 Output
     ``scripts/cranfield_search_results.csv``: the article's figures, the 25
@@ -55,45 +56,30 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from dcglab import cranfield as cf
+from dcglab.book.article import ARTICLE_TABLE as ARTICLE
+from dcglab.cranfield.search import (
+    BIM,
+    BM25,
+    FIELDS,
+    MINUS_ONE,
+    MODEL_GRID,
+    STEMMERS,
+    STOPWORDS,
+    TFIDF,
+    TIES,
+    gain_tables,
+    register_sklearn_stop_words,
+)
 from dcglab.discounts import Discount
 from dcglab.gains import gain_values
-from dcglab.measures import idcg
+from dcglab.measures import idcg, ndcg_ratio
 
 K = 10
 TOL = 1e-12
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).with_name("cranfield_search_results.csv")
 
-# Option lists, most standard first (the order breaks ties in distance).
-FIELDS = [("title", "abstract"), ("abstract",), ("title", "author", "bib", "abstract")]
-STOPWORDS = ["lucene", "none", "sklearn"]
-STEMMERS = ["porter", "english", "none"]
-TIES = ["docid-asc", "docid-desc"]
-MINUS_ONE = {
-    # reading of code -1: (graded gain, binary gain)
-    "nonrelevant": (0, 0),
-    "as-code-4": (1, 1),  # relevant, of minimum interest
-    "as-code-1": (4, 1),  # relevant, a complete answer (the source paper?)
-    "literal": (6, 1),  # 5 - (-1) taken literally
-}
-BIM = [dict(bim_idf=i, bim_query=q) for i in ("rsj", "rsj+") for q in ("unique", "tf")]
-TFIDF = [
-    dict(tfidf_tf=tf, tfidf_idf=idf, tfidf_query=q)
-    for tf in ("raw", "log", "binary")
-    for idf in ("smooth", "plain+1", "plain")
-    for q in ("binary", "tf-idf", "tf", "binary-idf")
-]
-BM25 = [
-    dict(bm25_k1=k1, bm25_b=b, bm25_idf=idf, bm25_query=q, bm25_length=n)
-    for k1 in (1.2, 0.9, 1.0, 1.5, 2.0)
-    for b in (0.75, 0.4, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-    for idf in ("lucene", "rsj", "rsj+")
-    for q in ("unique", "tf")
-    for n in ("exact", "lucene")
-]
-MODEL_GRID = {"bim": BIM, "tfidf": TFIDF, "bm25": BM25}
 GAINS = ("graded", "binary")
-ARTICLE = cf.ARTICLE_TABLE
 COLUMNS = (
     ["view", "rank", "fields", "stopwords", "stemmer", "minus_one", "ties"]
     + [k for k in BIM[0]]
@@ -102,18 +88,6 @@ COLUMNS = (
     + [f"{m}_{g}" for m in cf.MODELS for g in GAINS]
     + ["changes_strict", "changes_lenient", "distance", "distance_means", "max_diff"]
 )
-
-
-def register_stop_lists() -> None:
-    """Add scikit-learn's 318-word English stop list (a test dependency) as ``"sklearn"``."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    cf.STOP_LISTS.setdefault("sklearn", frozenset(ENGLISH_STOP_WORDS))
-
-
-def gain_tables(minus_one: str) -> dict[str, dict[int, float]]:
-    graded, binary = MINUS_ONE[minus_one]
-    return {"graded": {**cf.GRADED, -1: graded}, "binary": {**cf.BINARY, -1: binary}}
 
 
 @dataclass
@@ -166,12 +140,12 @@ def top_k(s: np.ndarray, hit: np.ndarray) -> dict[str, np.ndarray]:
 def fast_ndcg(top: np.ndarray, judgments: Judgments, key: tuple[str, str]) -> np.ndarray:
     w = Discount.parse("log2").weights(K)
     g = np.take_along_axis(judgments.gains[key], np.where(top < 0, -1, top), axis=1)
-    return (g @ w) / judgments.ideal[key]
+    return ndcg_ratio(g @ w, judgments.ideal[key])
 
 
 def search_tokenisation(job: tuple[int, int, int]) -> list[dict]:
     """Score every model configuration on one index; return candidate rows."""
-    register_stop_lists()
+    register_sklearn_stop_words()
     fi, si, ti = job
     col = cf.load(os.environ[cf.ENV_VAR])
     judgments = Judgments.build(col)
@@ -303,7 +277,7 @@ def main() -> None:
     for m1 in MINUS_ONE:
         out.append(("per-minus-one", next(r for r in best if r["minus_one"] == m1)))
 
-    register_stop_lists()
+    register_sklearn_stop_words()
     for r in best[:3]:
         check_with_module(col, r)
 

@@ -8,6 +8,18 @@
    ``const THEBE_JS_URL = ...``, sphinx-togglebutton's settings) with filename
    ``''`` next to the original ``None``, so each page declared the same
    ``const`` twice and raised a SyntaxError in the browser console.
+3. Accessibility fixes to markup the book does not write itself (WCAG 2.1 AA, checked
+   with axe-core by tests/test_a11y.py):
+
+   * MyST-NB's hidden-code toggle: ``<summary aria-label="Toggle hidden content">``
+     names the control differently from its visible text ("Show code cell source");
+     the label goes, so the visible text is the name (2.5.3 label in name).
+   * sphinxcontrib-bibtex's citation list: ``role="list"`` whose entries carry the
+     deprecated ``doc-biblioentry`` role, so the list had no list items; entries
+     become ``role="listitem"``.
+   * the theme's search field and colour-mode buttons: overridden in ``_templates/``.
+   * ``site_js/dcglab_site.css`` (link contrast in exercise boxes, explorers in dark
+     mode, phones) is added to every page.
 """
 
 from __future__ import annotations
@@ -52,7 +64,28 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree) -> None:
     scripts[:] = unique
 
 
+#: (markup written by an extension, its accessible replacement)
+BODY_FIXES = (
+    ('<summary aria-label="Toggle hidden content">', "<summary>"),
+    ('role="doc-biblioentry"', 'role="listitem"'),
+)
+
+
+def fix_markup(body: str) -> str:
+    """Apply :data:`BODY_FIXES` to a page body."""
+    for old, new in BODY_FIXES:
+        body = body.replace(old, new)
+    return body
+
+
+def _fix_body(app, pagename, templatename, context, doctree) -> None:
+    if isinstance(context.get("body"), str):
+        context["body"] = fix_markup(context["body"])
+
+
 def setup(app):
     app.connect("config-inited", _on_config_inited)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
+    app.connect("html-page-context", _fix_body)
+    app.add_css_file(vendor_assets.PREFIX + vendor_assets.SITE_CSS)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

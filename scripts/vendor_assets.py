@@ -20,7 +20,9 @@ Sources:
 * from the installed anywidget wheel: ``anywidget/nbextension/index.js``, the
   AMD front end that renders every anywidget;
 * from this repository: ``site_js/require_paths.js``, which maps the
-  RequireJS module ``anywidget`` to the vendored file relative to its own URL.
+  RequireJS module ``anywidget`` to the vendored file relative to its own URL,
+  and ``site_js/dcglab_site.css``, the site's own style fixes;
+* for the browser tests only (no page loads it): axe-core's ``axe.min.js``.
 
 Fallback. When ``node_modules`` lacks a package at its pinned version (npm
 missing, or ``npm install`` not run), only the last two are vendored, a
@@ -58,6 +60,8 @@ NOTICE = (
 MATHJAX_TOP = ["tex-mml-chtml.js", "tex-chtml.js", "startup.js", "loader.js", "core.js"]
 MATHJAX_DIRS = ["input", "output", "ui", "a11y", "sre"]
 HTML_MANAGER_SUFFIXES = (".woff", ".woff2", ".ttf", ".eot", ".svg")
+SITE_CSS = "dcglab_site.css"  # site_js/ -> _static/dcglab-vendor/
+AXE = "axe-core/axe.min.js"  # under _static/dcglab-vendor/, for the browser tests
 
 
 def pinned_versions(root: Path = ROOT) -> dict[str, str]:
@@ -116,6 +120,8 @@ def vendor(root: Path = ROOT, log: Callable[[str], None] = print) -> str:
         for name in MATHJAX_DIRS:
             shutil.copytree(mj / "es5" / name, dest / "mathjax" / name)
         _copy(mj / "LICENSE", dest / "mathjax" / "LICENSE")
+        _copy(nm / "axe-core" / "axe.min.js", dest / "axe-core" / "axe.min.js")
+        _copy(nm / "axe-core" / "LICENSE", dest / "axe-core" / "LICENSE")
         log(
             f"vendor_assets: vendored {', '.join(f'{p}@{v}' for p, v in pins.items())},"
             f" anywidget@{anywidget_version} into {EXTRA_DIR}/{SUBDIR}/"
@@ -133,6 +139,7 @@ def vendor(root: Path = ROOT, log: Callable[[str], None] = print) -> str:
             raise RuntimeError("site_js/require_paths.js: the HTML_MANAGER_DIST line changed")
         paths_js = paths_js.replace(line, f'var HTML_MANAGER_DIST = "{hm_dist}";')
     (dest / "require_paths.js").write_text(paths_js)
+    _copy(root / "site_js" / SITE_CSS, dest / SITE_CSS)
     info = {"mode": mode, "npm": pins, "anywidget": anywidget_version}
     (dest / "vendor.json").write_text(json.dumps(info, indent=1) + "\n")
     return mode

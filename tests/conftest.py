@@ -1,13 +1,40 @@
-"""Shared fixtures: a headless Debian Chromium driven by Playwright.
+"""Shared test settings, helpers and fixtures.
 
-Browser tests skip with a clear reason when Chromium or Playwright is missing,
-except under CI=true, where a missing browser is a failure.
+* One hypothesis profile (``dcglab``) for every property test.
+* Markers: ``browser`` (a test that drives Chromium, found by its use of the
+  ``browser`` fixture) and ``slow`` (nbval over the chapters, subprocess runs,
+  the full Cranfield collection). ``pytest -m "not browser and not slow"`` (or
+  ``make test-fast``) runs the fast subset; ``make test`` runs everything.
+* :func:`skip_or_fail`: what a test does when something it needs is missing. It
+  skips with the reason, except under ``CI=true``, where it fails.
+* :func:`require`: import an optional test dependency (a reference library),
+  through :func:`skip_or_fail`.
+* ``references``: the four reference libraries, each under its own convention,
+  returning per-query values.
+* ``serve_folder``: serve a folder over HTTP on 127.0.0.1 (quietly) for a test.
+* ``browser``: a headless Debian Chromium driven by Playwright.
+* ``site_dir``, ``http_server``, ``page``: the built static site in Chromium (helpers
+  in tests/sitekit.py).
 """
 
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import importlib
 import os
 import shutil
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from types import ModuleType
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("dcglab", max_examples=200, deadline=None)
+settings.load_profile("dcglab")
 
 CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -20,11 +47,141 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+IN_CI = os.environ.get("CI") == "true"
+"""Under ``CI=true`` nothing may be skipped for want of a file, a browser or a library."""
+
 
 def skip_or_fail(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true requires the browser tests to run)")
+    """Skip the test with ``reason``; under ``CI=true`` fail with it instead."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true requires this test to run)")
     pytest.skip(reason)
+
+
+def require(module: str) -> ModuleType:
+    """Import ``module`` (an optional test dependency), or :func:`skip_or_fail`."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        skip_or_fail(f"{module} is not installed ({exc}); pip install -r requirements.txt")
+        raise  # not reached: skip_or_fail raises
+
+
+@pytest.fixture(name="skip_or_fail", scope="session")
+def skip_or_fail_fixture():
+    """:func:`skip_or_fail` for test modules (which cannot import this file)."""
+    return skip_or_fail
+
+
+@pytest.fixture(name="require", scope="session")
+def require_fixture():
+    """:func:`require` for test modules."""
+    return require
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark browser tests (they use the ``browser`` fixture) and nbval's chapter cells."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)
+
+
+# --------------------------------------------------------------- reference libraries
+
+Qrels = Mapping[str, Mapping[str, int]]
+Run = Mapping[str, Mapping[str, float]]
+
+
+class References:
+    """The reference libraries, each called under its own convention.
+
+    Inputs are dicts: ``qrels[query][doc] = grade`` and ``run[query][doc] = score``.
+    Each method imports its library with :func:`require`.
+    """
+
+    @staticmethod
+    def trec_eval(qrels: Qrels, run: Run, measures: Iterable[str]) -> dict[str, dict[str, float]]:
+        """pytrec_eval (trec_eval 9): ``{query: {measure: value}}``, e.g. ``ndcg_cut_10``."""
+        pytrec_eval = require("pytrec_eval")
+        return pytrec_eval.RelevanceEvaluator(dict(qrels), set(measures)).evaluate(dict(run))
+
+    @staticmethod
+    def ranx(qrels: Qrels, run: Run, metrics: Iterable[str]) -> dict[str, dict[str, float]]:
+        """ranx: ``{metric: {query: value}}``, e.g. ``ndcg@5`` or ``ndcg_burges@5``."""
+        ranx = require("ranx")
+        r = ranx.Run({q: dict(d) for q, d in run.items()})
+        j = ranx.Qrels({q: dict(d) for q, d in qrels.items()})
+        names = list(metrics)
+        values = ranx.evaluate(j, r, names, return_mean=False)
+        if len(names) == 1:
+            values = {names[0]: values}
+        return {m: dict(zip(r.keys(), (float(v) for v in values[m]))) for m in names}
+
+    @staticmethod
+    def ir_measures(qrels: Qrels, run: Run, measures: Iterable[str]) -> dict[str, dict[str, float]]:
+        """ir_measures: ``{measure: {query: value}}``, e.g. ``nDCG@5`` or ``nDCG``."""
+        ir_measures = require("ir_measures")
+        parsed = [ir_measures.parse_measure(m) for m in measures]
+        out: dict[str, dict[str, float]] = {str(m): {} for m in parsed}
+        for m in ir_measures.iter_calc(parsed, dict(qrels), dict(run)):
+            out[str(m.measure)][m.query_id] = m.value
+        return out
+
+    @staticmethod
+    def sklearn(kind: str, grades, scores, k: int | None = None) -> float:
+        """scikit-learn's ``ndcg_score`` or ``dcg_score`` (``kind``) of one query:
+        the ideal from the items passed, tied scores averaged."""
+        import numpy as np
+
+        metrics = require("sklearn.metrics")
+        score = {"ndcg": metrics.ndcg_score, "dcg": metrics.dcg_score}[kind]
+        return float(score(np.asarray([grades]), np.asarray([scores]), k=k))
+
+
+@pytest.fixture(scope="session")
+def references() -> References:
+    """The reference libraries (:class:`References`)."""
+    return References()
+
+
+# --------------------------------------------------------------------- HTTP server
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files without logging each request to stderr."""
+
+    def log_message(self, format, *args):  # noqa: A002 - signature from the base class
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: str | Path) -> Iterator[tuple[str, http.server.ThreadingHTTPServer]]:
+    """Serve ``folder`` on 127.0.0.1 at a free port; yields ``(base URL, server)``.
+
+    The base URL ends in ``/``. A test may call ``server.shutdown()`` early to
+    prove that what follows needs no network.
+    """
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def serve_folder():
+    """:func:`serve` for test modules: ``with serve_folder(path) as (url, server): ...``."""
+    return serve
+
+
+# ------------------------------------------------------------------------ browser
 
 
 @pytest.fixture(scope="session")
@@ -39,3 +196,32 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+# ------------------------------------------------------------- the built static site
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    """The built site (``_build/html``); skipped when missing (a failure under CI=true)."""
+    from sitekit import SITE
+
+    if not (SITE / "index.html").is_file():
+        skip_or_fail(f"no built site at {SITE}; run `make book` first")
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def http_server(site_dir: Path):
+    """The site served on 127.0.0.1 at a free port; yields the base URL."""
+    with serve(site_dir) as (url, _server):
+        yield url
+
+
+@pytest.fixture
+def page(browser, http_server):
+    """A fresh 1280x900 light-mode page of the site (tests/sitekit.py ``new_page``)."""
+    from sitekit import new_page
+
+    with new_page(browser, http_server) as p:
+        yield p

@@ -8,13 +8,10 @@ need it skip with the reason, except under ``CI=true``, where they fail.
 from __future__ import annotations
 
 import csv
-import functools
 import hashlib
-import http.server
 import math
 import os
 import tarfile
-import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +19,8 @@ import numpy as np
 import pytest
 
 from dcglab import cranfield as cf
+from dcglab.book.article import ARTICLE_TABLE
+from dcglab.cranfield import retrieval
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "scripts" / "cranfield_search_results.csv"
@@ -34,16 +33,13 @@ def _folder() -> Path:
 
 
 @pytest.fixture(scope="module")
-def cran_dir() -> Path:
+def cran_dir(skip_or_fail) -> Path:
     folder = _folder()
     if not all((folder / name).is_file() for name in cf.FILES):
-        reason = (
+        skip_or_fail(
             f"Cranfield files not found in {folder}; set {cf.ENV_VAR} to a folder holding "
             "cran.all.1400, cran.qry and cranqrel"
         )
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason} (CI=true requires the Cranfield tests to run)")
-        pytest.skip(reason)
     return folder
 
 
@@ -144,13 +140,8 @@ def test_data_dir_resolution(monkeypatch, tmp_path):
         cf.data_dir(download=False)
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002
-        pass
-
-
 @pytest.fixture
-def archive(tmp_path, cran_dir):
+def archive(tmp_path, cran_dir, serve_folder):
     """A cran.tar.gz re-packed from the shared files, served on 127.0.0.1."""
     served = tmp_path / "served"
     served.mkdir()
@@ -159,17 +150,9 @@ def archive(tmp_path, cran_dir):
         for name in [*cf.FILES, "cranqrel.readme"]:
             if (cran_dir / name).exists():
                 tar.add(cran_dir / name, arcname=name)
-    handler = functools.partial(QuietHandler, directory=str(served))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/cran.tar.gz"
     md5 = "md5:" + hashlib.md5(path.read_bytes()).hexdigest()
-    try:
-        yield url, md5, server
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_folder(served) as (base, server):
+        yield base + "cran.tar.gz", md5, server
 
 
 def test_fetch_downloads_extracts_verifies_and_caches(archive, tmp_path):
@@ -308,9 +291,15 @@ def test_config_validation():
         cf.scores(index, "bm25", cf.Config())
 
 
-def test_progress_bar_option(col):
-    index = cf.Index.build(col, progress=True)
-    assert len(cf.rank(index, "bim", top=5, progress=True)) == 225
+def test_progress_bar_option(monkeypatch, capsys):
+    monkeypatch.setattr(retrieval, "PROGRESS_DELAY", 0.0)  # show the bar however quick
+    index = cf.Index.build(tiny(), PLAIN, progress=True)
+    assert cf.rank(index, "bm25", config=PLAIN, progress=True)[1] == [1, 2, 4]
+    err = capsys.readouterr().err
+    assert "indexing Cranfield" in err and "100%" in err
+    assert "ranking (bm25)" in err
+    cf.rank(cf.Index.build(tiny(), PLAIN), "bm25", config=PLAIN)  # progress=False: no bar
+    assert capsys.readouterr().err == ""
 
 
 # ------------------------------------------------------------------ the search's result
@@ -337,6 +326,7 @@ def test_default_config_is_the_searchs_closest():
     assert config_of(best) == cf.Config()
 
 
+@pytest.mark.slow  # indexes and ranks the whole collection
 @pytest.mark.parametrize("view", ["top", "standard"])
 def test_configuration_reproduces_the_recorded_figures(col, view, capsys):
     row = result_rows(view)[0]
@@ -347,7 +337,7 @@ def test_configuration_reproduces_the_recorded_figures(col, view, capsys):
         for m in cf.MODELS
         for g in ("graded", "binary")
     }
-    article = cf.ARTICLE_TABLE
+    article = ARTICLE_TABLE
     with capsys.disabled():
         print(f"\nCranfield nDCG@10, {view} configuration: computed (article)")
     diffs = []
@@ -375,6 +365,7 @@ def test_configuration_reproduces_the_recorded_figures(col, view, capsys):
         assert abs(len(changes.strict) - article["changes"]) == 1
 
 
+@pytest.mark.slow  # indexes and ranks the whole collection
 def test_minus_one_documents_are_the_best_matches(col):
     """The one -1 document per query is ranked near the top: most likely its source paper."""
     index = cf.Index.build(col)
@@ -388,4 +379,4 @@ def test_minus_one_documents_are_the_best_matches(col):
         for g, gain in (("graded", {**cf.GRADED, -1: 4}), ("binary", {**cf.BINARY, -1: 1})):
             lifted = cf.mean(cf.evaluate(col, ranking, 10, gain))
             assert 0.38 <= lifted <= 0.52
-            assert lifted - cf.ARTICLE_TABLE[m][g] > 0.09
+            assert lifted - ARTICLE_TABLE[m][g] > 0.09

@@ -3,7 +3,10 @@
 measures.js is evaluated in Chromium over exhaustive small inputs: every grade
 vector in {0..3}^6, both gains, every cutoff 1..6 and nine discounts (four log
 bases, three Järvelin-Kekäläinen bases, patience and 1/i). The largest absolute
-difference from dcglab must be at most 1e-12.
+difference from dcglab must be at most 1e-12. Everything the explorers compute
+goes through measures.js (the explorers' own files only draw), so this file covers
+it all: the nDCG division and its IDCG = 0 policies, discounted gains, the weights
+of the user models, and chapter 11's Cranfield decoding and direction changes.
 """
 
 import itertools
@@ -14,10 +17,22 @@ import numpy as np
 import pytest
 
 from dcglab import Discount, cg, curves, ideal_order, mean_ndcg
+from dcglab.book.cranfield_payload import decode_codes, encode_codes
+from dcglab.book.explorers import CutoffExplorer, SwapExplorer
 from dcglab.book.explorers.base import asset
+from dcglab.cranfield import direction_changes
+from dcglab.gains import gain_values
 from dcglab.ltr import swap_deltas
+from dcglab.measures import idcg, ndcg, ndcg_ratio
 from dcglab.reversals import count_reversals, discordant_pairs, orderings
-from dcglab.usermodels import average_precision, err, err_reach, rbp, reciprocal_rank
+from dcglab.usermodels import (
+    average_precision,
+    err,
+    err_reach,
+    rbp,
+    rbp_weights,
+    reciprocal_rank,
+)
 
 TOL = 1e-12
 GRADES = [list(g) for g in itertools.product(range(4), repeat=6)]
@@ -52,7 +67,8 @@ def twin(browser):
         content=asset("measures.js")
         + "\nwindow.twin = {gainValue, weights, dcgCurve, idealOrder, curves, cg, averagePrecision,"
         " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals,"
-        " meanNdcg, swapDeltas};",
+        " meanNdcg, swapDeltas, discountedGains, ndcgRatio, ndcgAt, mean, countDrops,"
+        " rbpWeights, errWeights, ndcgWeights, bestSwap, decodeCodes, directionChanges, LOG2};",
     )
     page.wait_for_function("window.twin !== undefined")
     yield page
@@ -222,3 +238,103 @@ def test_gain_tables_agree(twin):
     )
     py = [np.concatenate(curves(c, judged=j, gain=table, kmax=10)) for c, j in zip(codes, judged)]
     assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
+
+
+def test_discounted_gains_agree_exhaustively(twin):
+    js = run_js(
+        twin,
+        """const out = [];
+        for (const n of N) for (const d of D) for (const g of G)
+          out.push(twin.discountedGains(g, n, d));
+        return out;""",
+        [GRADES, DISCOUNTS, GAINS],
+    )
+    py = [
+        gain_values(g, py_gain(n)) * py_discount(d).weights(6)
+        for n in GAINS
+        for d in DISCOUNTS
+        for g in GRADES
+    ]
+    assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
+
+
+@pytest.mark.parametrize("policy", ["zero", "one", "skip"])
+def test_ndcg_ratio_and_its_zero_policy(twin, policy):
+    """The one division, with the IDCG = 0 policy, as dcglab.measures.ndcg_ratio."""
+    pairs = [[d, i] for d in (0.0, 0.5, 3.0) for i in (0.0, -0.0, 0.25, 4.0)]
+    js = twin.evaluate("([P, p]) => P.map(([d, i]) => twin.ndcgRatio(d, i, p))", [pairs, policy])
+    assert js == [ndcg_ratio(d, i, policy) for d, i in pairs]
+    assert twin.evaluate("() => twin.LOG2") == {"kind": "log", "base": 2}
+
+
+def test_ndcg_at_agrees_with_and_without_cutoff(twin):
+    rng = np.random.default_rng(3)
+    cases = [(rng.integers(0, 4, 5).tolist(), rng.integers(0, 4, 3).tolist()) for _ in range(300)]
+    cases += [([0, 0, 0], [0]), ([0, 1], [])]
+    for k in (1, 3, 5, None):
+        js = twin.evaluate(
+            "([C, k]) => C.map(([g, extra]) => twin.ndcgAt(g, g.concat(extra), k, 'exponential',"
+            " twin.LOG2))",
+            [cases, k],
+        )
+        py = [ndcg(g, k, judged=g + x, gain="exponential", zero_idcg="skip") for g, x in cases]
+        assert all((a is None) == (b is None) for a, b in zip(js, py)), k
+        assert max(abs(a - b) for a, b in zip(js, py) if a is not None) <= TOL, k
+
+
+def test_rank_weights_of_the_user_models(twin):
+    ps = [0.5, 0.8, 0.95]
+    js_rbp = twin.evaluate("P => P.map(p => twin.rbpWeights(8, p))", ps)
+    assert np.max(np.abs(np.array(js_rbp) - np.array([rbp_weights(8, p) for p in ps]))) <= TOL
+    js = twin.evaluate(
+        "G => G.map(g => twin.errWeights(g).concat(twin.ndcgWeights(g, 'linear', twin.LOG2)))",
+        GRADES,
+    )
+    recip, log2 = Discount("reciprocal").weights(6), Discount("log").weights(6)
+    py = [np.concatenate([err_reach(g) * recip, ndcg_ratio(log2, idcg(g), "zero")]) for g in GRADES]
+    assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
+
+
+def test_explorer_summaries_agree(twin):
+    """The best swap and the count of nDCG drops, against the explorers' Python."""
+    sample = [g + [1, 0] for g in GRADES[::5] if any(g)]
+    for gain in ("linear", "exponential"):
+        js = twin.evaluate(
+            "([G, gain]) => G.map(g => twin.bestSwap(twin.swapDeltas(g, 5, gain, twin.LOG2)))",
+            [sample, gain],
+        )
+        for g, got in zip(sample, js):
+            want = SwapExplorer.compute({"grades": g, "k": 5, "gain": gain})
+            assert (got["best_i"], got["best_j"]) == (want["best_i"], want["best_j"]), g
+            assert abs(got["max_delta"] - want["max_delta"]) <= TOL
+            assert abs(got["total"] - want["total"]) <= TOL
+    js = twin.evaluate(
+        "G => G.map(g => twin.countDrops(twin.curves(g, null, 'linear', twin.LOG2, 6).ndcg))",
+        GRADES,
+    )
+    assert js == [CutoffExplorer.compute({"grades": g, "k": 1})["drops"] for g in GRADES]
+
+
+def test_cranfield_decoding_agrees(twin):
+    rng = np.random.default_rng(9)
+    codes = [rng.choice([1, 2, 3, 4, -1, 0], int(rng.integers(1, 40))).tolist() for _ in range(200)]
+    texts = [encode_codes(c) for c in codes]
+    js = twin.evaluate("T => T.map(t => twin.decodeCodes(t))", texts)
+    assert js == [decode_codes(t) for t in texts] == codes
+
+
+def test_direction_changes_agree(twin):
+    """Chapter 11's flips: the sign logic, ties within 1e-12 included."""
+    rng = np.random.default_rng(13)
+    for trial in range(30):
+        n = 40
+        base = rng.integers(0, 5, (4, n)) / 4  # coarse values: many exact ties
+        jitter = np.where(rng.random((4, n)) < 0.2, rng.choice([-1, 1], (4, n)) * 5e-13, 0.0)
+        ga, gb, ba, bb = (base + jitter).tolist()
+        js = twin.evaluate(
+            "([ga, gb, ba, bb]) => twin.directionChanges([ga, gb], [ba, bb])", [ga, gb, ba, bb]
+        )
+        as_dict = [dict(enumerate(v, start=1)) for v in (ga, gb, ba, bb)]
+        py = direction_changes((as_dict[0], as_dict[1]), (as_dict[2], as_dict[3]))
+        assert tuple(js["strict"]) == py.strict, trial
+        assert tuple(js["lenient"]) == py.lenient, trial

@@ -8,6 +8,7 @@ import pytest
 import dcglab
 from dcglab import Discount, cg, dcg, gain_values, idcg, ndcg, ndcg_curve
 from dcglab.book.article import EXAMPLE, FIGURES
+from dcglab.measures import clamp_k, ideal_curve, ndcg_ratio
 
 LOG2_3 = math.log2(3)
 
@@ -79,6 +80,39 @@ def test_zero_idcg_policies(policy, expected):
 def test_zero_idcg_default_is_an_error():
     with pytest.raises(ValueError, match="IDCG is 0"):
         ndcg([0, 0])
+
+
+@pytest.mark.parametrize(("policy", "fill"), [("zero", 0.0), ("one", 1.0)])
+def test_ndcg_ratio_on_scalars_and_arrays(policy, fill):
+    assert ndcg_ratio(1.5, 2.0, policy) == 0.75
+    assert ndcg_ratio(0.0, 0.0, policy) == fill
+    got = ndcg_ratio(np.array([1.5, 0.0, 2.0]), np.array([2.0, 0.0, 2.0]), policy)
+    assert got.tolist() == [0.75, fill, 1.0]
+    assert ndcg_ratio(np.array([1.0, 3.0]), 4.0, policy).tolist() == [0.25, 0.75]
+
+
+def test_ndcg_ratio_skip_and_error():
+    assert ndcg_ratio(0.0, 0.0, "skip") is None
+    skipped = ndcg_ratio(np.array([1.0, 0.0]), np.array([2.0, 0.0]), "skip")
+    assert skipped[0] == 0.5 and np.isnan(skipped[1])
+    with pytest.raises(ValueError, match="IDCG is 0 .no judged document"):
+        ndcg_ratio(0.0, 0.0)
+    with pytest.raises(ValueError, match=r"ndcg_cut_5: IDCG is 0 for 2 queries \(e.g. b, c\)"):
+        ndcg_ratio(
+            np.zeros(3), np.array([1.0, 0.0, 0.0]), queries=["a", "b", "c"], measure="ndcg_cut_5"
+        )
+    with pytest.raises(ValueError, match="zero_idcg must be one of"):
+        ndcg_ratio(1.0, 2.0, "nan")
+
+
+def test_clamp_k_and_ideal_curve():
+    assert [clamp_k(k, 4) for k in (1, 4, 5, 100)] == [1, 4, 4, 4]
+    curve = ideal_curve(EXAMPLE, "exponential")
+    assert len(curve) == len(EXAMPLE)
+    # by hand: the ideal order 3,3,2,2,1,0 has exponential gains 7,7,3,3,1,0
+    w = 1 / np.log2(np.arange(2, 8))
+    assert curve == pytest.approx(np.cumsum(np.array([7, 7, 3, 3, 1, 0]) * w), abs=1e-12)
+    assert [idcg(EXAMPLE, k, "exponential") for k in range(1, 7)] == curve.tolist()
 
 
 @pytest.mark.parametrize(

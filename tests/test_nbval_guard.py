@@ -35,8 +35,9 @@ def break_one_digit(nb: dict) -> tuple[str, str]:
     raise AssertionError("no fixed-format number found in any stream output")
 
 
-@pytest.mark.skipif(not NOTEBOOKS, reason="no chapter notebooks yet")
+@pytest.mark.slow  # runs nbval on a chapter in a subprocess
 def test_nbval_fails_on_a_changed_digit(tmp_path):
+    assert NOTEBOOKS, "no chapter notebooks in chapters/"
     nb = json.loads(NOTEBOOKS[0].read_text(encoding="utf-8"))
     old, new = break_one_digit(nb)
     broken = tmp_path / "broken.ipynb"

@@ -3,28 +3,34 @@ r"""Evaluate every query of a run in one vectorised pass.
 The run is turned into a padded matrix (queries × retrieved documents) of sort
 keys; each key packs a document's float32 score and its docno rank into one
 uint64, so one row sort orders a query by score descending, then docno
-descending (trec_eval's rule), with no separate tie handling. Gains are read
-from the qrels with one ``searchsorted``; DCG at every cutoff is a prefix sum of
-gains times discount weights, and the ideal comes from the qrels' gains sorted
-per query.
+descending (trec_eval's rule), with no separate tie handling. Each document
+carries the index of its grade level, from which its gain (any gain function)
+and its relevance (binary measures) are looked up; DCG at every cutoff is a
+prefix sum of gains times discount weights, and the ideal comes from the qrels'
+gains sorted per query.
 
-Conventions, all explicit (see :func:`evaluate`):
+Conventions, all explicit (see :func:`evaluate`); the names are those of the
+single-query API (:func:`dcglab.ndcg`) and of the command line:
 
-=============  ==========================================  ===========================
-convention     options                                      used by
-=============  ==========================================  ===========================
-``ideal``      ``"qrels-cut"`` ideal from qrels, cut at k   trec_eval ``ndcg_cut``, ranx,
-                                                           ir_measures
-               ``"qrels"`` ideal from qrels, never cut       trec_eval ``ndcg`` (no k)
-               ``"retrieved"`` ideal from the run's items   scikit-learn, torchmetrics
-``ties``       ``"trec"`` score desc, then docno desc       trec_eval, ir_measures
-               (float32 scores)
-               ``"average"`` gains averaged over tied        scikit-learn
-               scores
-``zero_idcg``  ``"error"``, ``"zero"``, ``"one"``, ``"skip"`` trec_eval scores 0
-``missing``    ``"ignore"`` or ``"zero"`` for qrels queries   trec_eval ``-c`` is ``"zero"``
-               absent from the run
-=============  ==========================================  ===========================
+===================  =============================================  ======================
+convention           options                                        used by
+===================  =============================================  ======================
+``ideal``            ``"judged"`` ideal from the qrels, cut at k     trec_eval ``ndcg_cut``,
+                     (alias ``"qrels-cut"``)                        ranx, ir_measures
+                     ``"judged-uncut"`` ideal from the qrels,        trec_eval ``ndcg``
+                     never cut (alias ``"qrels"``)                  (no k)
+                     ``"retrieved"`` ideal from the run's items      scikit-learn,
+                                                                    torchmetrics
+``ties``             ``"trec"`` score desc, then docno desc          trec_eval, ir_measures
+                     (float32 scores)
+                     ``"average"`` gains averaged over tied scores   scikit-learn
+``zero_idcg``        ``"error"``, ``"zero"``, ``"one"``, ``"skip"``  trec_eval scores 0
+``missing``          ``"ignore"`` or ``"zero"`` for qrels queries     trec_eval ``-c`` is
+                     absent from the run                            ``"zero"``
+``negative_grades``  ``"gain"``: through the gain like any grade;    trec_eval is
+                     ``"unjudged"``: gain 0, never relevant, not    ``"unjudged"``
+                     judged for ``judged_only``
+===================  =============================================  ======================
 """
 
 from __future__ import annotations
@@ -32,56 +38,193 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, gain_values
-from .measures import ZERO_POLICIES, ZeroPolicy
-from .trec import Source, qrels_columns, run_columns
+from .measures import ZERO_POLICIES, ZeroPolicy, clamp_k, ndcg_ratio
+from .trec import Source, Table, locate, qrels_table, run_table
 
-BatchIdeal = Literal["qrels-cut", "qrels", "retrieved"]
+__all__ = [
+    "IDEALS",
+    "TIES",
+    "BatchIdeal",
+    "BatchResult",
+    "Measure",
+    "Prepared",
+    "NEGATIVE_GRADES",
+    "Ties",
+    "check_conventions",
+    "compute",
+    "evaluate",
+    "ideal_name",
+    "measure_specs",
+    "order_by_rank",
+    "parse_measures",
+    "prepare",
+    "sortable_bits",
+    "trec_order",
+]
+
+BatchIdeal = Literal["judged", "judged-uncut", "retrieved", "qrels-cut", "qrels"]
 Ties = Literal["trec", "average"]
-IDEALS = ("qrels-cut", "qrels", "retrieved")
+NegativeGrades = Literal["gain", "unjudged"]
+IDEAL_ALIASES = {"qrels-cut": "judged", "qrels": "judged-uncut"}
+IDEALS = ("judged", "judged-uncut", "retrieved", *IDEAL_ALIASES)
+"""Accepted ``ideal`` values: the names, then the older aliases."""
 TIES = ("trec", "average")
+NEGATIVE_GRADES = ("gain", "unjudged")
+DEFAULT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs
+CUTS = r"\d+(?:\.\d*)?(?:,\d+(?:\.\d*)?)*"
 MEASURE = re.compile(
-    r"^(?P<kind>n?dcg)(?:_cut[._](?P<cuts>\d+(?:,\d+)*)|@(?P<at>\d+))?$", re.IGNORECASE
+    rf"^(?:(?P<cut>(?i:n?dcg))(?:_cut(?:[._](?P<cuts>{CUTS}))?|@(?P<at>\d+))"
+    rf"|(?P<table>(?i:n?dcg))\.(?P<gains>[^=,]+=[^=,]+(?:,[^=,]+=[^=,]+)*)"
+    rf"|(?P<plain>(?i:n?dcg)|map|recip_rank)"
+    rf"|(?P<bin>P|recall)(?:[._](?P<bcuts>{CUTS}))?"
+    rf"|(?P<short>P|R)@(?P<sat>\d+)|(?P<ir>AP|RR))$",
 )
+ORDER = ("map", "recip_rank", "P", "recall", "dcg", "ndcg", "ndcg_cut", "dcg_cut")
+
+
+class Measure(NamedTuple):
+    """One measure to compute: its output name (trec_eval's), family, cutoff and
+    its own gain table (trec_eval's ``ndcg.G=V,...``), if any."""
+
+    name: str
+    family: str
+    k: int | None
+    gain: dict[float, float] | None = None
+
+
+def ideal_name(ideal: str) -> str:
+    """The name of an ``ideal`` option, aliases resolved.
+
+    Examples
+    --------
+    >>> ideal_name("qrels-cut"), ideal_name("qrels"), ideal_name("retrieved")
+    ('judged', 'judged-uncut', 'retrieved')
+    """
+    if ideal not in IDEALS:
+        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
+    return IDEAL_ALIASES.get(ideal, ideal)
+
+
+def _cutoffs(text: str | None, name: str) -> list[int]:
+    """trec_eval's cutoff list: ``10,20,23.4`` is 10, 20 and 23 (truncated)."""
+    if text is None:
+        return list(DEFAULT_CUTS)
+    out = []
+    for c in text.split(","):
+        k = int(float(c))
+        if k < 1:
+            raise ValueError(f"measure {name!r}: every cutoff must be >= 1, got {c!r}")
+        out.append(k)
+    return sorted(set(out))
+
+
+def _gain_table(text: str, name: str) -> dict[float, float]:
+    """trec_eval's ``1=3,2=9,4=4.5``: integer grades, numeric gains."""
+    table: dict[float, float] = {}
+    for item in text.split(","):
+        grade, _, value = item.partition("=")
+        try:
+            g = int(grade)
+            v = float(value)
+        except ValueError:
+            raise ValueError(
+                f"measure {name!r}: expected GRADE=GAIN with an integer grade and a "
+                f"numeric gain, got {item!r}"
+            ) from None
+        if not np.isfinite(v):
+            raise ValueError(f"measure {name!r}: the gain of grade {g} is not finite: {value!r}")
+        table[float(g)] = v
+    return table
+
+
+def measure_specs(names: Iterable[str]) -> list[Measure]:
+    """Parse measure names (trec_eval's syntax and ``nDCG@K``, ``P@K``, ``R@K``, ``AP``, ``RR``).
+
+    Examples
+    --------
+    >>> [m.name for m in measure_specs(["ndcg_cut.5,10", "P.5", "map", "nDCG@3", "ndcg.1=3,2=9"])]
+    ['ndcg_cut_5', 'ndcg_cut_10', 'P_5', 'map', 'ndcg_cut_3', 'ndcg_1=3,2=9']
+    """
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise ValueError(
+            f"measures must be a list of measure names, got {names!r}; write [{names!r}]"
+        )
+    out: list[Measure] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise ValueError(f"measures: each measure is a name (str), got {name!r}")
+        m = MEASURE.match(name.strip())
+        if not m:
+            raise ValueError(
+                "measure must be ndcg, ndcg_cut.K[,K...], nDCG@K, dcg, dcg_cut.K, "
+                f"ndcg.G=V[,G=V...], map, recip_rank, P.K, recall.K, P@K or R@K; got {name!r}"
+            )
+        if m["cut"]:
+            kind = m["cut"].lower()
+            for k in [int(m["at"])] if m["at"] else _cutoffs(m["cuts"], name):
+                if k < 1:
+                    raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
+                out.append(Measure(f"{kind}_cut_{k}", f"{kind}_cut", k))
+        elif m["table"]:
+            kind = m["table"].lower()
+            out.append(Measure(f"{kind}_{m['gains']}", kind, None, _gain_table(m["gains"], name)))
+        elif m["plain"]:
+            kind = m["plain"].lower() if m["plain"].lower() in ("ndcg", "dcg") else m["plain"]
+            out.append(Measure(kind, kind, None))
+        elif m["bin"]:
+            for k in _cutoffs(m["bcuts"], name):
+                out.append(Measure(f"{m['bin']}_{k}", m["bin"], k))
+        elif m["short"]:
+            family = "P" if m["short"] == "P" else "recall"
+            k = int(m["sat"])
+            if k < 1:
+                raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
+            out.append(Measure(f"{family}_{k}", family, k))
+        else:
+            family = "map" if m["ir"] == "AP" else "recip_rank"
+            out.append(Measure(family, family, None))
+    if not out:
+        raise ValueError("measures is empty: name at least one measure")
+    return list({m.name: m for m in out}.values())
 
 
 def parse_measures(names: Iterable[str]) -> list[tuple[str, int | None]]:
-    """Turn measure names into ``(output name, cutoff)`` pairs.
-
-    ``ndcg`` and ``dcg`` have no cutoff; ``ndcg_cut.10``, ``ndcg_cut.5,10``,
-    ``nDCG@10`` and ``dcg_cut.10`` have one. Output names follow trec_eval
-    (``ndcg_cut_10``); a name starting with ``dcg`` is unnormalised DCG.
+    """Measure names as ``(output name, cutoff)`` pairs (see :func:`measure_specs`).
 
     Examples
     --------
     >>> parse_measures(["ndcg_cut.5,10", "ndcg", "nDCG@3", "dcg_cut.2"])
     [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('ndcg', None), ('ndcg_cut_3', 3), ('dcg_cut_2', 2)]
     """
-    out: list[tuple[str, int | None]] = []
-    for name in names:
-        m = MEASURE.match(name.strip())
-        if not m:
-            raise ValueError(
-                f"measure must be ndcg, ndcg_cut.K, nDCG@K, dcg or dcg_cut.K, got {name!r}"
-            )
-        kind = m.group("kind").lower()
-        cuts = m.group("cuts") or m.group("at")
-        if cuts is None:
-            out.append((kind, None))
-            continue
-        for c in cuts.split(","):
-            if int(c) < 1:
-                raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
-            out.append((f"{kind}_cut_{int(c)}", int(c)))
-    if not out:
-        raise ValueError("measures is empty: name at least one measure")
-    return out
+    return [(m.name, m.k) for m in measure_specs(names)]
+
+
+def trec_order(names: Sequence[str]) -> list[str]:
+    """trec_eval's output order: its measure table (``map``, ``recip_rank``, ``P``,
+    ``recall``, ``dcg``, ``ndcg``, ``ndcg_cut``), cutoffs ascending, no repeats.
+
+    Examples
+    --------
+    >>> trec_order(["ndcg_cut_10", "ndcg", "P_5", "ndcg_cut_5", "map", "ndcg"])
+    ['map', 'P_5', 'ndcg', 'ndcg_cut_5', 'ndcg_cut_10']
+    """
+
+    def key(name: str) -> tuple[int, int]:
+        m = re.match(r"^(n?dcg_cut|P|recall)_(\d+)$", name)
+        if m:
+            return ORDER.index(m[1]), int(m[2])
+        family = name.split("_")[0] if name.startswith(("ndcg_", "dcg_")) else name
+        return (ORDER.index(family) if family in ORDER else len(ORDER)), 0
+
+    return sorted(dict.fromkeys(names), key=key)
 
 
 def sortable_bits(scores: np.ndarray) -> np.ndarray:
@@ -102,95 +245,7 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     return u ^ (((u >> np.uint64(31)) * np.uint64(0xFFFFFFFF)) | np.uint64(0x80000000))
 
 
-def lexicographic_codes(values: np.ndarray) -> np.ndarray:
-    """Integer codes of strings, increasing with their byte order (``strcmp``).
-
-    Few distinct values (query ids) are factorised by pandas' string hash table,
-    which then stays in cache, and only the distinct values are sorted. Many
-    distinct values (document ids) are packed, as ASCII, into big-endian 64-bit
-    words, so equal strings have equal words and integer order is byte order;
-    the words are factorised as integers, several times faster than hashing
-    Python strings. Ids longer than 8 bytes are factorised through a hash of
-    their words that is then verified against every row: any collision (or any
-    non-ASCII id) falls back to pandas' string factorisation, so the codes are
-    always exact.
-
-    Examples
-    --------
-    >>> lexicographic_codes(np.array(["d10", "d9", "d10", "a"], dtype=object)).tolist()
-    [1, 2, 1, 0]
-    """
-    values = np.asarray(values, dtype=object)
-    sample = values[:10_000]  # a contiguous block: grouped query ids repeat within it
-    if len(np.unique(sample)) <= len(sample) // 10:  # mostly repeats: hash the strings
-        return _sorted_factorize(values)
-    words = ascii_words(values)
-    if words is None:
-        return _sorted_factorize(values)
-    nwords = words.shape[1]
-    first_word = words[:, 0].astype(np.uint64)
-    if nwords == 1:
-        return _sorted_factorize(first_word)
-    h = first_word
-    for j in range(1, nwords):
-        h = h * np.uint64(0x9E3779B97F4A7C15) + words[:, j].astype(np.uint64)
-    codes, uniques = pd.factorize(h)
-    first = np.empty(len(uniques), dtype=np.int64)
-    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
-    rep = first[codes]
-    if any(not np.array_equal(words[:, j], words[rep, j]) for j in range(nwords)):
-        return _sorted_factorize(values)  # a hash collision: exact but slower
-    rank = np.empty(len(uniques), dtype=np.int64)
-    rank[np.lexsort(words[first].astype(np.uint64).T[::-1])] = np.arange(len(uniques))
-    return rank[codes]
-
-
-def ascii_words(values: np.ndarray, chunk: int = 1 << 20) -> np.ndarray | None:
-    """Each string's bytes, zero-padded, as rows of big-endian 64-bit words.
-
-    The strings are joined into one buffer (a single pass over the Python
-    objects, the costly part for millions of ids scattered in memory) and cut
-    apart with numpy. Returns ``None`` for non-ASCII strings or strings holding NUL.
-
-    Examples
-    --------
-    >>> [hex(int(w)) for w in ascii_words(np.array(["ab", "c"], dtype=object))[:, 0]]
-    ['0x6162000000000000', '0x6300000000000000']
-    """
-    n = len(values)
-    try:
-        buf = "\x00".join(values.tolist()).encode("ascii")
-    except (UnicodeEncodeError, TypeError):
-        return None
-    data = np.frombuffer(buf + b"\x00", dtype=np.uint8)
-    ends = np.flatnonzero(data == 0)
-    if len(ends) != n:
-        return None  # a string contains NUL
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    lengths = ends - starts
-    width = max(int(lengths.max()) if n else 0, 1)
-    nwords = -(-width // 8)
-    out = np.zeros((n, nwords * 8), dtype=np.uint8)
-    if n and np.all(lengths == width):  # fixed-width ids: the buffer is already a table
-        out[:, :width] = data.reshape(n, width + 1)[:, :width]
-    else:
-        cols = np.arange(width)
-        for lo in range(0, n, chunk):
-            s, ln = starts[lo : lo + chunk, None], lengths[lo : lo + chunk, None]
-            inside = cols < ln
-            out[lo : lo + chunk, :width] = np.where(inside, data[np.where(inside, s + cols, 0)], 0)
-    return out.view(">u8")
-
-
-def _sorted_factorize(values: np.ndarray) -> np.ndarray:
-    """pandas' hash factorisation, then codes renumbered in sorted order of the values."""
-    codes, uniques = pd.factorize(values)
-    rank = np.empty(len(uniques), dtype=np.int64)
-    rank[np.argsort(np.asarray(uniques), kind="stable")] = np.arange(len(uniques))
-    return rank[codes]
-
-
-class Grouping:
+class _Grouping:
     """Rows grouped by an integer code into a padded ``n_groups × width`` matrix.
 
     A run file is usually already grouped by query with equal list lengths; then
@@ -222,144 +277,7 @@ class Grouping:
         return out
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A run and its qrels as padded arrays, ready for :func:`compute`.
-
-    ``scores``, ``docs`` and ``gains`` are ``queries × retrieved`` matrices (padding:
-    NaN score, doc code -1, gain 0); ``levels`` are the distinct gains (0 first) and
-    ``gain_index`` the position of each gain in it; ``judged_gains`` holds each
-    query's qrels gains sorted in decreasing order (padding 0). Document codes run
-    from 0 to ``n_docs - 1`` in byte order of the docnos.
-    """
-
-    qids: np.ndarray
-    scores: np.ndarray
-    docs: np.ndarray
-    gains: np.ndarray
-    judged_gains: np.ndarray
-    levels: np.ndarray
-    gain_index: np.ndarray
-    n_docs: int
-
-
-def prepare(
-    qrels: Source,
-    run: Source,
-    *,
-    gain: GainSpec = "linear",
-    missing: Literal["ignore", "zero"] = "ignore",
-) -> Prepared:
-    """Read, map ids to integers, look up gains and pad: all the string work.
-
-    Queries evaluated: those of the run that have qrels, as trec_eval does, or with
-    ``missing="zero"`` every query of the qrels (trec_eval ``-c``); run queries
-    without qrels are ignored. Raises ``ValueError`` on a duplicate (qid, docno).
-    """
-    if missing not in ("ignore", "zero"):
-        raise ValueError(f"missing must be 'ignore' or 'zero', got {missing!r}")
-    q, r = qrels_columns(qrels), run_columns(run)
-    nq_rows = len(q["qid"])
-    qid_codes = lexicographic_codes(np.concatenate([q["qid"], r["qid"]]))
-    doc_codes = lexicographic_codes(np.concatenate([q["docno"], r["docno"]]))
-    q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
-    q_doc, r_doc = doc_codes[:nq_rows], doc_codes[nq_rows:]
-    n_codes = int(qid_codes.max()) + 1
-    in_qrels = np.bincount(q_q, minlength=n_codes) > 0
-    keep = in_qrels & (np.bincount(r_q, minlength=n_codes) > 0 if missing == "ignore" else True)
-    if not keep.any():
-        raise ValueError("no query is in both the qrels and the run")
-    new_code = np.cumsum(keep) - 1
-    first = np.full(n_codes, -1)
-    first[qid_codes[::-1]] = np.arange(len(qid_codes) - 1, -1, -1)
-    all_qids = np.concatenate([q["qid"], r["qid"]])
-    qids = all_qids[first[keep]]
-    nq = len(qids)
-    q_sel, r_sel = keep[q_q], keep[r_q]
-    q_q, q_doc = new_code[q_q[q_sel]], q_doc[q_sel]
-    r_q, r_doc = new_code[r_q[r_sel]], r_doc[r_sel]
-    r_scores, r_docnos = r["score"], r["docno"]
-    if not r_sel.all():
-        r_scores, r_docnos = r_scores[r_sel], r_docnos[r_sel]
-
-    q_gain = gain_values(q["grade"][q_sel], gain) if q_sel.any() else np.zeros(0)
-    ndocs = int(doc_codes.max()) + 1
-    q_key = q_q.astype(np.int64) * ndocs + q_doc
-    sorted_key = np.sort(q_key)
-    if len(q_key) and (sorted_key[1:] == sorted_key[:-1]).any():
-        twice = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]][0]
-        row = int(np.flatnonzero(q_key == twice)[0])
-        raise ValueError(f"qrels lists ({qids[q_q[row]]}, {q['docno'][q_sel][row]}) more than once")
-    r_gain = np.zeros(len(r_q))
-    if len(q_q):
-        where = pd.Index(q_key).get_indexer(r_q.astype(np.int64) * ndocs + r_doc)
-        r_gain[where >= 0] = q_gain[where[where >= 0]]
-
-    run_rows = Grouping(r_q, nq)
-    docs = run_rows.pad(r_doc.astype(np.int64), -1)
-    by_doc = np.sort(docs, axis=1)
-    dup = (by_doc[:, 1:] == by_doc[:, :-1]) & (by_doc[:, 1:] >= 0)
-    if dup.any():
-        row, col = np.argwhere(dup)[0]
-        docno = r_docnos[r_doc == by_doc[row, col + 1]][0]
-        raise ValueError(f"run lists ({qids[row]}, {docno}) more than once")
-    judged = -np.sort(-Grouping(q_q, nq).pad(q_gain, 0.0), axis=1)
-    gains = run_rows.pad(r_gain, 0.0)
-    levels = np.unique(np.concatenate(([0.0], q_gain)))
-    index = np.searchsorted(levels, gains).astype(np.uint64)
-    return Prepared(qids, run_rows.pad(r_scores, np.nan), docs, gains, judged, levels, index, ndocs)
-
-
-def packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
-    """One uint64 per document whose ascending order is trec_eval's ranking order.
-
-    Bits, high to low: the float32 score, inverted (score descending); the docno
-    code, inverted (docno descending); the gain's index into ``p.levels``. Scores
-    and docno decide the order completely, and the gain rides along, so sorting
-    the keys alone yields the gains in rank order. Returns ``None`` when the codes
-    do not fit in 32 bits next to the score. Padding is the largest key.
-    """
-    gbits = int(len(p.levels)).bit_length()  # the all-ones index is free: padding
-    dbits = max(int(p.n_docs - 1).bit_length(), 1)
-    if gbits + dbits > 32:
-        return None
-    bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
-    doc = np.uint64(p.n_docs - 1) - p.docs.clip(min=0).astype(np.uint64)
-    key = ((np.uint64(0xFFFFFFFF) - bits) << np.uint64(32)) | (doc << np.uint64(gbits))
-    key |= p.gain_index
-    key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
-    return key, gbits
-
-
-def order_by_rank(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """Gains in rank order (the first ``depth`` ranks, or all) and, for
-    ``ties="average"``, the scores in the same order."""
-    packed = packed_keys(p) if ties == "trec" else None
-    width = p.scores.shape[1]
-    if packed is not None:
-        key, gbits = packed
-        if depth is not None and depth < width:
-            key = np.partition(key, depth - 1, axis=1)[:, :depth]
-        key = np.sort(key, axis=1)
-        table = np.zeros(1 << gbits)
-        table[: len(p.levels)] = p.levels
-        return table[(key & np.uint64((1 << gbits) - 1)).astype(np.intp)], key
-    if ties == "trec":  # codes too wide to pack: sort indices instead
-        bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
-        key = ~((bits << np.uint64(32)) | p.docs.astype(np.uint64))
-        key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
-    else:
-        key = np.where(np.isnan(p.scores), np.inf, -p.scores)
-    if depth is not None and depth < width:
-        top = np.argpartition(key, depth - 1, axis=1)[:, :depth]
-        order = np.argsort(np.take_along_axis(key, top, axis=1), axis=1, kind="stable")
-        rank = np.take_along_axis(top, order, axis=1)
-    else:
-        rank = np.argsort(key, axis=1, kind="stable")
-    return np.take_along_axis(p.gains, rank, axis=1), np.take_along_axis(key, rank, axis=1)
-
-
-def average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
+def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its group of equal scores (scikit-learn).
 
     Every position of a tied group gets the group's mean gain, so the group's
@@ -372,21 +290,402 @@ def average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return mean[group].reshape(gains.shape)
 
 
+def _lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.ndarray:
+    """Integer codes of strings, increasing with their byte order (C's ``strcmp``).
+
+    Ids that come in blocks (the query ids of a run grouped by query) are coded
+    block by block. Otherwise the strings are factorised through a 64-bit hash,
+    checked against a second independent hash (on a disagreement, polars'
+    categorical cast decides), and only the distinct strings are sorted
+    (polars compares strings byte by byte).
+
+    Examples
+    --------
+    >>> _lexicographic_codes(np.array(["d10", "d9", "d10", "a"], dtype=object)).tolist()
+    [1, 2, 1, 0]
+    """
+    s = values if isinstance(values, pl.Series) else pl.Series(list(values), dtype=pl.String)
+    n = len(s)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = (s != s.shift(1)).fill_null(True)
+    n_blocks = int(starts.sum())
+    if n_blocks <= max(n // 20, 1):  # grouped: code the few block heads
+        heads = s.filter(starts)
+        distinct = heads.unique()
+        code = {distinct[int(i)]: c for c, i in enumerate(_byte_order(distinct))}
+        lengths = np.diff(np.append(np.flatnonzero(starts.to_numpy()), n))
+        return np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
+    codes, distinct = pd.factorize(s.hash(seed=0).to_numpy())
+    n_distinct = len(distinct)
+    del distinct
+    first = np.empty(n_distinct, dtype=np.int64)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)
+    check = s.hash(seed=0x5EED).to_numpy()  # a second, independent hash must agree
+    agree = np.array_equal(check, check[first[codes]])
+    del check
+    if not agree:
+        return _sorted_factorize(s)  # a collision of the first hash: exact but slower
+    rank = np.empty(n_distinct, dtype=np.int32 if n_distinct < 2**31 else np.int64)
+    rank[_byte_order(s.gather(first))] = np.arange(n_distinct)
+    return rank[codes]
+
+
+def _sorted_factorize(s: pl.Series) -> np.ndarray:
+    """Codes through polars' categorical cast; only the distinct strings are sorted."""
+    cat = s.cast(pl.Categorical)
+    distinct = cat.unique()
+    ids = distinct.to_physical().to_numpy().astype(np.int64)
+    rank = np.zeros(int(ids.max()) + 1, dtype=np.int64)
+    rank[ids[distinct.cast(pl.String).arg_sort().to_numpy()]] = np.arange(len(ids))
+    return rank[cat.to_physical().to_numpy()]
+
+
+def _byte_order(s: pl.Series) -> np.ndarray:
+    """The permutation that sorts distinct strings by their bytes (``strcmp``).
+
+    Each string's UTF-8 bytes, zero-padded, become a row of big-endian 64-bit
+    words, whose integer order is byte order; ``numpy.lexsort`` sorts the rows.
+    """
+    lengths = s.str.len_bytes().to_numpy().astype(np.int64)
+    data = np.frombuffer(s.str.join("").item().encode("utf-8"), dtype=np.uint8)
+    n, width = len(lengths), max(int(lengths.max()), 1)
+    table = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    for lo in range(0, n, 1 << 18):
+        st, ln = starts[lo : lo + (1 << 18), None], lengths[lo : lo + (1 << 18), None]
+        inside = np.arange(width) < ln
+        at = np.where(inside, st + np.arange(width), 0)
+        table[lo : lo + (1 << 18), :width] = np.where(inside, data[at] if len(data) else 0, 0)
+    words = table.view(">u8").astype(np.uint64)
+    return np.lexsort(words.T[::-1])
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A run and its qrels as padded arrays, ready for :func:`compute`.
+
+    ``scores``, ``docs`` and ``gains`` are ``queries × retrieved`` matrices
+    (padding: NaN score, doc code -1, gain 0); ``judged_gains`` holds each
+    query's qrels gains sorted in decreasing order (padding 0). Document codes
+    run from 0 to ``n_docs - 1`` in byte order of the docnos.
+
+    The grades behind the gains: ``levels`` are the distinct qrels grades,
+    ascending; ``level_index`` (a matrix like ``scores``) and ``judged_index``
+    (a matrix like ``judged_gains``, unsorted) point into them, with
+    ``len(levels)`` for an unjudged document or padding. ``level_gains`` are the
+    gains of the levels under ``gain`` (and 0 at the end), ``level_rows`` the
+    first qrels row of each level (for error messages).
+    """
+
+    qids: np.ndarray
+    scores: np.ndarray
+    docs: np.ndarray
+    gains: np.ndarray
+    judged_gains: np.ndarray
+    levels: np.ndarray
+    level_index: np.ndarray
+    judged_index: np.ndarray
+    level_gains: np.ndarray
+    level_rows: np.ndarray
+    n_docs: int
+    gain: GainSpec
+    negative_grades: str
+    qrels_origin: str
+
+    @property
+    def unjudged(self) -> int:
+        """The level index of an unjudged document (and of padding)."""
+        return len(self.levels)
+
+
+def _check_option(name: str, value: object, allowed: Sequence[str]) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
+
+
+def _level_gains(
+    levels: np.ndarray,
+    gain: GainSpec,
+    negative_grades: str,
+) -> np.ndarray:
+    """Gain of each grade level, then 0 for unjudged documents (one more entry).
+
+    A partial table (trec_eval's ``ndcg.1=3,2=9``) is completed with each
+    unlisted grade as its own gain before :func:`dcglab.gains.gain_values` maps
+    the grades. With ``negative_grades="unjudged"`` a negative grade has gain 0.
+    Raises ``ValueError`` naming the gain and the grade when a gain is not a
+    finite number.
+    """
+    out = np.zeros(len(levels) + 1)
+    use = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    if not use.any():
+        return out
+    grades = levels[use]
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+            out[: len(levels)][use] = gain_values(grades, gain)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise ValueError(f"gain={gain!r}: {exc} (qrels grades {grades.tolist()})") from None
+    bad = np.flatnonzero(~np.isfinite(out))
+    if len(bad):
+        i = int(bad[0])
+        raise ValueError(
+            f"gain={gain!r}: grade {levels[i]:g} has gain {out[i]}, not a finite number"
+        )
+    return out
+
+
+def _complete(
+    gain: Mapping[float, float], levels: np.ndarray, negative_grades: str
+) -> dict[float, float]:
+    """trec_eval's partial gain table: an unlisted grade is its own gain (negative
+    grades too, unless they count as unjudged)."""
+    keep = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    table = {float(g): float(g) for g in levels[keep]}
+    table.update({float(k): float(v) for k, v in gain.items()})
+    return table
+
+
+def prepare(
+    qrels: Source,
+    run: Source,
+    *,
+    gain: GainSpec = "linear",
+    missing: Literal["ignore", "zero"] = "ignore",
+    negative_grades: NegativeGrades = "gain",
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> Prepared:
+    """Read, map ids to integers, look up grades and gains, and pad: all the string work.
+
+    Queries evaluated: those of the run that have qrels, as trec_eval does, or with
+    ``missing="zero"`` every query of the qrels (trec_eval ``-c``); run queries
+    without qrels are ignored. ``max_docs`` keeps each query's top documents in
+    trec_eval's order (``-M``); ``judged_only`` then drops unjudged documents, so
+    the judged ones move up (``-J``, the condensed list). Raises ``ValueError`` on
+    a duplicate (qid, docno), naming the file and line.
+    """
+    _check_option("missing", missing, ("ignore", "zero"))
+    _check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
+    ):
+        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
+    q, r = qrels_table(qrels), run_table(run)
+    return _prepare(q, r, gain, missing, negative_grades, max_docs, judged_only)
+
+
+def _duplicate(t: Table, qcodes: np.ndarray, dcodes: np.ndarray, ndocs: int, what: str) -> None:
+    """Raise on the first (qid, docno) pair listed twice, naming its second line."""
+    key = qcodes.astype(np.int64) * ndocs + dcodes
+    order = np.argsort(key, kind="stable")
+    same = key[order][1:] == key[order][:-1]
+    if same.any():
+        row = int(order[1:][same].min())
+        raise ValueError(
+            f"{locate(t.origin, row)}: {what} lists ({t.qid[row]}, {t.docno[row]}) more than once"
+        )
+
+
+def _prepare(
+    q: Table,
+    r: Table,
+    gain: GainSpec,
+    missing: str,
+    negative_grades: str,
+    max_docs: int | None,
+    judged_only: bool,
+) -> Prepared:
+    nq_rows = len(q)
+    qid_codes = _lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
+    doc_codes = _lexicographic_codes(pl.concat([q.docno, r.docno], rechunk=False))
+    q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
+    q_doc, r_doc = doc_codes[:nq_rows], doc_codes[nq_rows:]
+    ndocs = int(doc_codes.max()) + 1
+    _duplicate(q, q_q, q_doc, ndocs, "qrels")
+    n_codes = int(qid_codes.max()) + 1
+    in_qrels = np.bincount(q_q, minlength=n_codes) > 0
+    keep = in_qrels & (np.bincount(r_q, minlength=n_codes) > 0 if missing == "ignore" else True)
+    if not keep.any():
+        raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
+    new_code = np.cumsum(keep) - 1
+    first = np.full(n_codes, -1)
+    first[qid_codes[::-1]] = np.arange(len(qid_codes) - 1, -1, -1)
+    at = first[keep]
+    qids = np.array(
+        [q.qid[int(i)] if i < nq_rows else r.qid[int(i) - nq_rows] for i in at], dtype=object
+    )
+    nq = len(qids)
+    q_sel, r_sel = keep[q_q], keep[r_q]
+    q_q, q_doc, q_grade = new_code[q_q[q_sel]], q_doc[q_sel], q.value[q_sel]
+    r_rows = np.flatnonzero(r_sel) if not r_sel.all() else None
+    r_q, r_doc = new_code[r_q[r_sel]], r_doc[r_sel]
+    r_scores = r.value if r_rows is None else r.value[r_rows]
+
+    levels, level_rows, q_level = np.unique(q_grade, return_index=True, return_inverse=True)
+    q_rows_kept = np.flatnonzero(q_sel)
+    unjudged = len(levels)
+    r_level = np.full(len(r_q), unjudged, dtype=np.int64)
+    if len(q_q):
+        q_key = q_q.astype(np.int64) * ndocs + q_doc
+        found = pd.Index(q_key).get_indexer(r_q.astype(np.int64) * ndocs + r_doc)
+        r_level[found >= 0] = q_level[found[found >= 0]]
+
+    run_rows = _Grouping(r_q, nq)
+    docs = run_rows.pad(r_doc.astype(np.int64), -1)
+    by_doc = np.sort(docs, axis=1)
+    dup = (by_doc[:, 1:] == by_doc[:, :-1]) & (by_doc[:, 1:] >= 0)
+    if dup.any():
+        row, col = np.argwhere(dup)[0]
+        code = by_doc[row, col + 1]
+        rows = np.flatnonzero((r_doc == code) & (r_q == row))
+        line = int(rows[1] if r_rows is None else r_rows[rows[1]])
+        raise ValueError(
+            f"{locate(r.origin, line)}: run lists ({qids[row]}, {r.docno[line]}) more than once"
+        )
+    scores = run_rows.pad(r_scores, np.nan)
+    index = run_rows.pad(r_level, unjudged)
+    if max_docs is not None and scores.shape[1] > max_docs:
+        scores, docs, index = _top(scores, docs, index, max_docs)
+    if judged_only:
+        drop = index == unjudged
+        if negative_grades == "unjudged":
+            drop |= np.append(levels < 0, False)[index]
+        scores = np.where(drop, np.nan, scores)
+        docs = np.where(drop, -1, docs)
+        index = np.where(drop, unjudged, index)
+    judged_index = _Grouping(q_q, nq).pad(q_level.astype(np.int64), unjudged)
+    try:
+        table = _level_gains(levels, gain, negative_grades)
+    except ValueError as exc:
+        raise ValueError(_with_line(str(exc), levels, level_rows, q_rows_kept, q.origin)) from None
+    gains = table[index]
+    judged_gains = -np.sort(-table[judged_index], axis=1)
+    return Prepared(
+        qids=qids,
+        scores=scores,
+        docs=docs,
+        gains=gains,
+        judged_gains=judged_gains,
+        levels=levels,
+        level_index=index.astype(np.uint64),
+        judged_index=judged_index,
+        level_gains=table,
+        level_rows=q_rows_kept[level_rows],
+        n_docs=ndocs,
+        gain=gain,
+        negative_grades=negative_grades,
+        qrels_origin=q.origin,
+    )
+
+
+def _with_line(message: str, levels, level_rows, rows_kept, origin: str) -> str:
+    """Add the qrels line of the grade a gain error names."""
+    m = re.search(r"grade (-?[\d.e+]+)", message)
+    if m:
+        hit = np.flatnonzero(levels == float(m[1]))
+        if len(hit):
+            return f"{locate(origin, int(rows_kept[level_rows[hit[0]]]))}: {message}"
+    return f"{origin}: {message}"
+
+
+def _top(scores: np.ndarray, docs: np.ndarray, index: np.ndarray, m: int):
+    """Each row's first ``m`` documents in trec_eval's order (trec_eval ``-M``)."""
+    bits = sortable_bits(np.nan_to_num(scores, nan=-np.inf))
+    key = ~((bits << np.uint64(32)) | docs.clip(min=0).astype(np.uint64))
+    key[np.isnan(scores)] = np.iinfo(np.uint64).max
+    top = np.argpartition(key, m - 1, axis=1)[:, :m]
+    take = lambda a: np.take_along_axis(a, top, axis=1)  # noqa: E731
+    return take(scores), take(docs), take(index)
+
+
+def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
+    """One uint64 per document whose ascending order is trec_eval's ranking order.
+
+    Bits, high to low: the float32 score, inverted (score descending); the docno
+    code, inverted (docno descending); the index of the document's grade level.
+    Scores and docno decide the order completely, and the level rides along, so
+    sorting the keys alone yields the levels in rank order. Returns ``None`` when
+    the codes do not fit in 32 bits next to the score. Padding is the largest key.
+    """
+    lbits = int(p.unjudged).bit_length()
+    dbits = max(int(p.n_docs - 1).bit_length(), 1)
+    if lbits + dbits > 32:
+        return None
+    bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
+    doc = np.uint64(p.n_docs - 1) - p.docs.clip(min=0).astype(np.uint64)
+    key = ((np.uint64(0xFFFFFFFF) - bits) << np.uint64(32)) | (doc << np.uint64(lbits))
+    key |= p.level_index
+    key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
+    return key, lbits
+
+
+def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Grade-level indices in rank order (the first ``depth`` ranks, or all) and
+    the sort keys in the same order (tied scores have equal keys under
+    ``ties="average"``). Padding and unjudged documents have index ``p.unjudged``."""
+    packed = _packed_keys(p) if ties == "trec" else None
+    width = p.scores.shape[1]
+    if packed is not None:
+        key, lbits = packed
+        if depth is not None and depth < width:
+            key = np.partition(key, depth - 1, axis=1)[:, :depth]
+        key = np.sort(key, axis=1)
+        index = (key & np.uint64((1 << lbits) - 1)).astype(np.intp)
+        index[key == np.iinfo(np.uint64).max] = p.unjudged
+        return index, key
+    if ties == "trec":  # codes too wide to pack: sort indices instead
+        bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
+        key = ~((bits << np.uint64(32)) | p.docs.clip(min=0).astype(np.uint64))
+        key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
+    else:
+        key = np.where(np.isnan(p.scores), np.inf, -p.scores.astype(np.float32).astype(float))
+    if depth is not None and depth < width:
+        top = np.argpartition(key, depth - 1, axis=1)[:, :depth]
+        order = np.argsort(np.take_along_axis(key, top, axis=1), axis=1, kind="stable")
+        rank = np.take_along_axis(top, order, axis=1)
+    else:
+        rank = np.argsort(key, axis=1, kind="stable")
+    index = np.take_along_axis(p.level_index.astype(np.intp), rank, axis=1)
+    return index, np.take_along_axis(key, rank, axis=1)
+
+
+def order_by_rank(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Gains in rank order (the first ``depth`` ranks, or all) and the sort keys in
+    the same order; under ``ties="average"`` equal keys mark tied scores."""
+    index, key = _ranked_levels(p, ties, depth)
+    return p.level_gains[index], key
+
+
 def check_conventions(
     measures: Sequence[str],
     discount: DiscountSpec,
     ideal: BatchIdeal,
     ties: Ties,
     zero_idcg: ZeroPolicy,
-) -> tuple[list[tuple[str, int | None]], Discount]:
-    """Validate the conventions (before any data is read) and parse measures and discount."""
-    if ideal not in IDEALS:
-        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {TIES}, got {ties!r}")
-    if zero_idcg not in ZERO_POLICIES:
-        raise ValueError(f"zero_idcg must be one of {ZERO_POLICIES}, got {zero_idcg!r}")
-    return parse_measures(measures), Discount.parse(discount)
+) -> tuple[list[Measure], Discount, str]:
+    """Validate the conventions (before any data is read); parse measures, discount
+    and the ideal's name."""
+    name = ideal_name(ideal) if isinstance(ideal, str) else ideal_name(repr(ideal))
+    _check_option("ties", ties, TIES)
+    _check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
+    specs = measure_specs(measures)
+    if ties == "average" and any(m.family in ("map", "recip_rank", "P", "recall") for m in specs):
+        raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")
+    try:
+        disc = Discount.parse(discount)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"discount={discount!r}: {exc}") from None
+    return specs, disc, name
+
+
+def _relevant(p: Prepared, relevance_level: float) -> np.ndarray:
+    """Whether each level (then unjudged) counts as relevant for binary measures."""
+    rel = p.levels >= relevance_level
+    if p.negative_grades == "unjudged":
+        rel &= p.levels >= 0
+    return np.append(rel, False)
 
 
 def compute(
@@ -394,32 +693,99 @@ def compute(
     measures: Sequence[str] = ("ndcg_cut.10",),
     *,
     discount: DiscountSpec = "log2",
-    ideal: BatchIdeal = "qrels-cut",
+    ideal: BatchIdeal = "judged",
     ties: Ties = "trec",
     zero_idcg: ZeroPolicy = "error",
+    relevance_level: float = 1,
 ) -> BatchResult:
     """The measures for every prepared query: the purely numerical part of :func:`evaluate`."""
-    wanted, disc = check_conventions(measures, discount, ideal, ties, zero_idcg)
-    cuts = [k for _, k in wanted]
+    specs, disc, ideal = check_conventions(measures, discount, ideal, ties, zero_idcg)
+    rl = _check_level(relevance_level)
+    cuts = [m.k for m in specs]
     # Only the top max(k) ranks matter unless a measure has no cutoff or ties are
     # averaged (a tied group may straddle the cutoff).
     depth = None if None in cuts or ties == "average" else max(cuts)
-    g, keys = order_by_rank(p, ties, depth)
-    if ties == "average":
-        g = average_ties(g, keys)
-    dcg = np.cumsum(g * disc.weights(g.shape[1]), axis=1)
-    source = -np.sort(-p.gains, axis=1) if ideal == "retrieved" else p.judged_gains
-    best = np.cumsum(source * disc.weights(source.shape[1]), axis=1)
-    out = {}
-    for name, k in wanted:
-        d = dcg[:, min(k, dcg.shape[1]) - 1] if k else dcg[:, -1]
-        if name.startswith("dcg"):
-            out[name] = d
+    index, keys = _ranked_levels(p, ties, depth)
+    width = index.shape[1]
+    out: dict[str, np.ndarray] = {}
+    curves: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for m in specs:
+        if m.family in ("map", "recip_rank", "P", "recall"):
+            out[m.name] = _binary(m, p, index, rl)
             continue
-        cut = k is not None and ideal != "qrels"
-        i = best[:, min(k, best.shape[1]) - 1] if cut else best[:, -1]
-        out[name] = _resolve(d, i, zero_idcg, p.qids, name)
+        table = p.level_gains if m.gain is None else _measure_gains(p, m)
+        if id(table) not in curves:
+            curves[id(table)] = _dcg_curves(p, table, index, keys, disc, ideal, ties)
+        dcg, best = curves[id(table)]
+        d = dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1]
+        if m.family.startswith("dcg"):
+            out[m.name] = d
+            continue
+        cut = m.k is not None and ideal != "judged-uncut"
+        i = best[:, clamp_k(m.k, best.shape[1]) - 1] if cut else best[:, -1]
+        out[m.name] = ndcg_ratio(d, i, zero_idcg, queries=p.qids, measure=m.name)
+    for name, v in out.items():
+        bad = ~np.isfinite(v) & ~(np.isnan(v) & (zero_idcg == "skip"))
+        if bad.any():
+            raise ValueError(
+                f"{name}: query {p.qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
+                "not a finite number (gains too large?)"
+            )
     return BatchResult(pd.DataFrame(out, index=pd.Index(p.qids, name="qid")))
+
+
+def _check_level(level: float) -> float:
+    try:
+        value = float(level)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if isinstance(level, bool) or not np.isfinite(value):
+        raise ValueError(f"relevance_level must be a finite number, got {level!r}")
+    return value
+
+
+def _measure_gains(p: Prepared, m: Measure) -> np.ndarray:
+    table = _complete(m.gain, p.levels, p.negative_grades)  # type: ignore[arg-type]
+    try:
+        return _level_gains(p.levels, table, p.negative_grades)
+    except ValueError as exc:
+        raise ValueError(f"measure {m.name!r}: {exc}") from None
+
+
+def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, np.ndarray]:
+    """DCG and IDCG at every cutoff, for one gain table."""
+    g = table[index]
+    if ties == "average":
+        g = _average_ties(g, keys)
+    dcg = np.cumsum(g * disc.weights(g.shape[1]), axis=1)
+    if ideal == "retrieved":
+        source = -np.sort(-table[p.level_index.astype(np.intp)], axis=1)
+    elif table is p.level_gains:
+        source = p.judged_gains
+    else:
+        source = -np.sort(-table[p.judged_index], axis=1)
+    source = np.maximum(source, 0.0)  # the best ranking leaves negative gains out
+    best = np.cumsum(source * disc.weights(source.shape[1]), axis=1)
+    return dcg, best
+
+
+def _binary(m: Measure, p: Prepared, index: np.ndarray, level: float) -> np.ndarray:
+    """trec_eval's map, recip_rank, P_k and recall_k from relevant flags in rank order."""
+    rel_table = _relevant(p, level)
+    rel = rel_table[index]
+    n_rel = rel_table[p.judged_index].sum(axis=1)
+    found = np.cumsum(rel, axis=1)
+    if m.family == "P":
+        return found[:, clamp_k(m.k, rel.shape[1]) - 1] / m.k
+    if m.family == "recall":
+        hits = found[:, clamp_k(m.k, rel.shape[1]) - 1]
+        return np.divide(hits, n_rel, out=np.zeros(len(hits)), where=n_rel > 0)
+    if m.family == "recip_rank":
+        first = rel.argmax(axis=1)
+        return np.where(rel.any(axis=1), 1.0 / (first + 1), 0.0)
+    ranks = np.arange(1, rel.shape[1] + 1)
+    total = (rel * found / ranks).sum(axis=1)
+    return np.divide(total, n_rel, out=np.zeros(len(total)), where=n_rel > 0)
 
 
 @dataclass(frozen=True)
@@ -429,7 +795,15 @@ class BatchResult:
     per_query: pd.DataFrame
 
     def mean(self) -> pd.Series:
-        """Mean over the evaluated queries (skipped queries left out)."""
+        """Mean over the evaluated queries (queries skipped under ``zero_idcg="skip"``
+        left out). Raises ``ValueError`` when a measure has no query left."""
+        counts = self.per_query.notna().sum()
+        empty = counts.index[counts == 0].tolist()
+        if empty:
+            raise ValueError(
+                f"{', '.join(map(str, empty))}: every query was skipped (IDCG 0), "
+                "so the mean is undefined; choose zero_idcg='zero' or 'one'"
+            )
         return self.per_query.mean(skipna=True)
 
     def weighted_mean(self, weights: Mapping[str, float]) -> pd.Series:
@@ -437,9 +811,17 @@ class BatchResult:
 
         Queries without a weight get weight 0; skipped queries are left out.
         """
-        w = pd.Series(weights, dtype=float).reindex(self.per_query.index).fillna(0.0)
-        if (w < 0).any() or not np.isfinite(w).all():
-            raise ValueError("weights must be finite and non-negative")
+        if not isinstance(weights, Mapping):
+            raise ValueError(f"weights must be a mapping {{qid: weight}}, got {weights!r}")
+        for q, x in weights.items():
+            ok = isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
+            if not ok or not np.isfinite(float(x)) or float(x) < 0:
+                raise ValueError(
+                    f"weights: the weight of query {q!r} is {x!r}; "
+                    "weights must be finite, non-negative numbers"
+                )
+        w = pd.Series({k: float(v) for k, v in weights.items()}, dtype=float)
+        w = w.reindex(self.per_query.index).fillna(0.0)
         out = {}
         for col in self.per_query:
             v = self.per_query[col]
@@ -458,12 +840,16 @@ def evaluate(
     *,
     gain: GainSpec = "linear",
     discount: DiscountSpec = "log2",
-    ideal: BatchIdeal = "qrels-cut",
+    ideal: BatchIdeal = "judged",
     ties: Ties = "trec",
     zero_idcg: ZeroPolicy = "error",
     missing: Literal["ignore", "zero"] = "ignore",
+    negative_grades: NegativeGrades = "gain",
+    relevance_level: float = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
 ) -> BatchResult:
-    r"""nDCG of every query of a run, for several cutoffs at once.
+    r"""nDCG (and trec_eval's binary measures) of every query of a run, for several cutoffs at once.
 
     .. math:: \mathrm{nDCG}@k_q = \frac{\sum_{i \le k} g(rel_{q,i})\,w_i}{\mathrm{IDCG}@k_q}
 
@@ -472,11 +858,15 @@ def evaluate(
     qrels, run : path or DataFrame
         See :func:`dcglab.trec.read_qrels` and :func:`dcglab.trec.read_run`.
     measures : sequence of str
-        ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list) or ``nDCG@K``.
+        ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``,
+        ``dcg_cut.K``, ``ndcg.G=V,...`` (trec_eval's gain table for this measure:
+        unlisted grades keep their grade as gain), and trec_eval's binary
+        measures ``map``, ``recip_rank``, ``P.K`` and ``recall.K``.
     gain, discount
         As in :func:`dcglab.measures.dcg`; unjudged documents have gain 0.
-    ideal : {"qrels-cut", "qrels", "retrieved"}
-        Where IDCG comes from (module table).
+    ideal : {"judged", "judged-uncut", "retrieved"}
+        Where IDCG comes from (module table); ``"qrels-cut"`` and ``"qrels"`` are
+        accepted aliases of the first two.
     ties : {"trec", "average"}
         Tie rule (module table).
     zero_idcg : {"error", "zero", "one", "skip"}
@@ -485,6 +875,17 @@ def evaluate(
     missing : {"ignore", "zero"}
         Whether queries in the qrels but not in the run are left out or scored
         with an empty ranking (trec_eval ``-c``).
+    negative_grades : {"gain", "unjudged"}
+        ``"gain"``: a negative grade goes through ``gain`` like any other (a
+        table may give it a gain; linear and exponential gains reject it).
+        ``"unjudged"``: trec_eval's reading, gain 0 and never relevant.
+    relevance_level : float, default 1
+        The grade from which a document counts as relevant for the binary
+        measures (trec_eval ``-l``); nDCG ignores it.
+    max_docs : int, optional
+        Keep only each query's top ``max_docs`` documents (trec_eval ``-M``).
+    judged_only : bool, default False
+        Drop unjudged documents before ranking (trec_eval ``-J``).
 
     Returns
     -------
@@ -492,22 +893,22 @@ def evaluate(
         ``per_query`` has one row per evaluated query, sorted by qid.
     """
     check_conventions(measures, discount, ideal, ties, zero_idcg)  # fail before reading
-    prepared = prepare(qrels, run, gain=gain, missing=missing)
-    return compute(
-        prepared, measures, discount=discount, ideal=ideal, ties=ties, zero_idcg=zero_idcg
+    _check_level(relevance_level)
+    prepared = prepare(
+        qrels,
+        run,
+        gain=gain,
+        missing=missing,
+        negative_grades=negative_grades,
+        max_docs=max_docs,
+        judged_only=judged_only,
     )
-
-
-def _resolve(d: np.ndarray, i: np.ndarray, policy: ZeroPolicy, qids, name) -> np.ndarray:
-    zero = i <= 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        v = np.where(zero, 0.0, d / np.where(zero, 1.0, i))
-    if zero.any():
-        if policy == "error":
-            bad = ", ".join(map(str, qids[zero][:5]))
-            raise ValueError(
-                f"{name}: IDCG is 0 for {int(zero.sum())} queries (e.g. {bad}); "
-                "choose zero_idcg='zero' (trec_eval), 'one' or 'skip'"
-            )
-        v[zero] = {"zero": 0.0, "one": 1.0, "skip": np.nan}[policy]
-    return v
+    return compute(
+        prepared,
+        measures,
+        discount=discount,
+        ideal=ideal,
+        ties=ties,
+        zero_idcg=zero_idcg,
+        relevance_level=relevance_level,
+    )

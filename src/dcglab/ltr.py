@@ -15,7 +15,7 @@ import numpy as np
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, as_grades, gain_values
-from .measures import Grades, check_k, idcg
+from .measures import Grades, check_k, clamp_k, idcg, ndcg_ratio
 
 
 def swap_deltas(
@@ -57,11 +57,12 @@ def swap_deltas(
     0.3691
     """
     arr = as_grades(grades)
-    kk = min(check_k(k, len(arr)), len(arr))
+    kk = clamp_k(check_k(k, len(arr)), len(arr))
     g = gain_values(arr, gain)
     w = np.zeros(len(arr))
     w[:kk] = Discount.parse(discount).weights(kk)
     ideal = idcg(arr if judged is None else judged, check_k(k, len(arr)), gain, discount)
     if ideal <= 0:
         raise ValueError("IDCG is 0: no swap can change nDCG")
-    return (g[None, :] - g[:, None]) * (w[:, None] - w[None, :]) / ideal + 0.0  # no -0.0
+    change = (g[None, :] - g[:, None]) * (w[:, None] - w[None, :])  # change in DCG
+    return ndcg_ratio(change, ideal) + 0.0  # type: ignore[operator]  # + 0.0: no -0.0

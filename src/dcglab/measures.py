@@ -47,6 +47,20 @@ def check_k(k: int | None, n: int) -> int:
     return int(k)
 
 
+def clamp_k(k: int, n: int) -> int:
+    """The cutoff a list of ``n`` items can reach: :math:`\\min(k, n)`.
+
+    Ranks beyond the end of a list add nothing, so DCG@k of a list of ``n``
+    items equals DCG@n when ``k > n``. Validate ``k`` with :func:`check_k` first.
+
+    Examples
+    --------
+    >>> clamp_k(10, 6), clamp_k(3, 6)
+    (6, 3)
+    """
+    return min(k, n)
+
+
 def dcg_curve(gains: np.ndarray, discount: DiscountSpec = "log2") -> np.ndarray:
     r"""DCG at every cutoff: the prefix sums :math:`\sum_{i\le k} g_i w_i`, k = 1..n.
 
@@ -68,7 +82,7 @@ def dcg_curve(gains: np.ndarray, discount: DiscountSpec = "log2") -> np.ndarray:
 
 def at_cutoff(curve: np.ndarray, k: int) -> float:
     """Value of a prefix-sum curve at cutoff ``k`` (the last value when ``k`` > n)."""
-    return float(curve[min(k, len(curve)) - 1])
+    return float(curve[clamp_k(k, len(curve)) - 1])
 
 
 def cg(grades: Grades, k: int | None = None, gain: GainSpec = "linear") -> float:
@@ -111,38 +125,105 @@ def dcg(
     return at_cutoff(dcg_curve(g, discount), check_k(k, len(g)))
 
 
+def ideal_curve(
+    judged: Grades, gain: GainSpec = "linear", discount: DiscountSpec = "log2"
+) -> np.ndarray:
+    r"""IDCG at every cutoff k = 1..n: :func:`dcg_curve` of the judged grades in
+    the ideal order (:func:`dcglab.ideal.ideal_order`, decreasing gain).
+
+    Examples
+    --------
+    >>> np.round(ideal_curve([3, 2, 3, 0, 1, 2]), 3).tolist()
+    [3.0, 4.893, 5.893, 6.754, 7.141, 7.141]
+    """
+    return dcg_curve(gain_values(ideal_order(judged, gain), gain), discount)
+
+
 def idcg(
     judged: Grades,
     k: int | None = None,
     gain: GainSpec = "linear",
     discount: DiscountSpec = "log2",
 ) -> float:
-    r"""Ideal DCG: the DCG@k of ``judged`` sorted by decreasing gain.
+    r"""Ideal DCG: the DCG@k of ``judged`` sorted by decreasing gain (:func:`ideal_curve`).
 
     Examples
     --------
     >>> round(idcg([3, 2, 3, 0, 1, 2], 6), 3)
     7.141
     """
-    return dcg(ideal_order(judged, gain), k, gain, discount)
+    curve = ideal_curve(judged, gain, discount)
+    return at_cutoff(curve, check_k(k, len(curve)))
 
 
-def apply_zero_policy(value: float | None, zero_idcg: ZeroPolicy) -> float | None:
-    """Resolve a query whose IDCG is 0 (``value`` is ``None``) under a policy.
+ZERO_SCORES = {"zero": 0.0, "one": 1.0, "skip": np.nan}
+"""What a query with IDCG 0 scores under each policy but ``"error"`` (NaN: left out)."""
 
-    ``"error"`` raises, ``"zero"`` scores 0 (trec_eval), ``"one"`` scores 1, and
-    ``"skip"`` returns ``None`` so that a mean can leave the query out.
+
+def ndcg_ratio(
+    dcg: float | np.ndarray,
+    idcg: float | np.ndarray,
+    zero_idcg: ZeroPolicy = "error",
+    *,
+    queries: Sequence[object] | np.ndarray | None = None,
+    measure: str = "nDCG",
+) -> float | None | np.ndarray:
+    r"""nDCG as :math:`\mathrm{DCG} / \mathrm{IDCG}`, with the policy for IDCG = 0.
+
+    The one place where DCG is divided by the ideal, for one query (scalars)
+    or many (arrays of the same shape, or an array and a scalar).
+
+    Parameters
+    ----------
+    dcg, idcg : float or numpy.ndarray
+        DCG and ideal DCG at the same cutoff.
+    zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
+        Where IDCG <= 0: raise a ``ValueError``, score 0 (trec_eval), score 1,
+        or leave the query out, which is ``None`` for a scalar and NaN in an
+        array (pandas and :meth:`numpy.nanmean` treat it as missing).
+    queries : sequence, optional
+        Query ids of an array's entries, named in the error message.
+    measure : str, default ``"nDCG"``
+        The measure's name in the error message for arrays.
+
+    Returns
+    -------
+    float, None or numpy.ndarray
+        A float (or ``None``) for scalar input, else a float array.
+
+    Examples
+    --------
+    >>> ndcg_ratio(3.0, 4.0)
+    0.75
+    >>> ndcg_ratio(0.0, 0.0, "skip") is None
+    True
+    >>> ndcg_ratio(np.array([3.0, 0.0]), np.array([4.0, 0.0]), "one").tolist()
+    [0.75, 1.0]
     """
     if zero_idcg not in ZERO_POLICIES:
         raise ValueError(f"zero_idcg must be one of {ZERO_POLICIES}, got {zero_idcg!r}")
-    if value is not None:
-        return value
-    if zero_idcg == "error":
-        raise ValueError(
-            "IDCG is 0 (no judged document has positive gain), so nDCG is undefined; "
-            "pass zero_idcg='zero', 'one' or 'skip' to choose a policy"
-        )
-    return {"zero": 0.0, "one": 1.0, "skip": None}[zero_idcg]
+    d, i = np.asarray(dcg, dtype=float), np.asarray(idcg, dtype=float)
+    zero = i <= 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(zero, 0.0, d / np.where(zero, 1.0, i))
+    if zero.any():
+        if zero_idcg == "error":
+            if value.ndim == 0:
+                raise ValueError(
+                    "IDCG is 0 (no judged document has positive gain), so nDCG is undefined; "
+                    "pass zero_idcg='zero', 'one' or 'skip' to choose a policy"
+                )
+            at = np.broadcast_to(zero, value.shape)
+            names = np.asarray(queries)[at] if queries is not None else np.flatnonzero(at)
+            raise ValueError(
+                f"{measure}: IDCG is 0 for {int(at.sum())} queries "
+                f"(e.g. {', '.join(map(str, names[:5]))}); "
+                "choose zero_idcg='zero' (trec_eval), 'one' or 'skip'"
+            )
+        value = np.where(zero, ZERO_SCORES[zero_idcg], value)
+    if value.ndim == 0:
+        return None if np.isnan(value) else float(value)
+    return value
 
 
 def curves(
@@ -162,14 +243,14 @@ def curves(
     Examples
     --------
     >>> d, i = curves([3, 2, 3, 0, 1, 2])
-    >>> np.round(d / i, 3).tolist()
+    >>> np.round(ndcg_ratio(d, i), 3).tolist()
     [1.0, 0.871, 0.978, 0.853, 0.861, 0.961]
     """
     arr = as_grades(grades)
     kmax = check_k(kmax, len(arr))
     source = ideal_source(arr, judged, ideal)
     system = dcg_curve(gain_values(arr, gain), discount)
-    best = dcg_curve(gain_values(ideal_order(source, gain), gain), discount)
+    best = ideal_curve(source, gain, discount)
     ks = range(1, kmax + 1)
     return (
         np.array([at_cutoff(system, k) for k in ks]),
@@ -200,7 +281,7 @@ def ndcg_curve(
     gain, discount
         See :func:`dcg`.
     zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
-        Policy when IDCG@k is 0 (see :func:`apply_zero_policy`); ``"skip"``
+        Policy when IDCG@k is 0 (see :func:`ndcg_ratio`); ``"skip"``
         gives a missing value (``None``) in the nDCG column.
     kmax : int, optional
         Largest cutoff; by default the length of the retrieved list.
@@ -216,7 +297,7 @@ def ndcg_curve(
     [1.0, 0.871, 0.978, 0.853, 0.861, 0.961]
     """
     d, i = curves(grades, judged=judged, ideal=ideal, gain=gain, discount=discount, kmax=kmax)
-    n = [apply_zero_policy(dk / ik if ik > 0 else None, zero_idcg) for dk, ik in zip(d, i)]
+    n = [ndcg_ratio(dk, ik, zero_idcg) for dk, ik in zip(d, i)]
     return pd.DataFrame({"k": np.arange(1, len(d) + 1), "DCG": d, "IDCG": i, "nDCG": n})
 
 
@@ -262,7 +343,7 @@ def ndcg(
     kk = check_k(k, max(len(arr), len(source)))
     d = dcg(arr, kk, gain, discount)
     i = idcg(source, kk, gain, discount)
-    return apply_zero_policy(d / i if i > 0 else None, zero_idcg)
+    return ndcg_ratio(d, i, zero_idcg)  # type: ignore[return-value]
 
 
 def mean_ndcg(

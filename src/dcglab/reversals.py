@@ -21,8 +21,7 @@ import numpy as np
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, as_grades, gain_values
-from .ideal import ideal_order
-from .measures import check_k, dcg_curve
+from .measures import check_k, clamp_k, ideal_curve, ndcg_ratio
 
 #: Scores are compared as integers round(score * TIE_SCALE): scores equal to twelve
 #: decimals tie (float noise is not a difference). measures.js uses the same rule.
@@ -67,13 +66,13 @@ def ndcg_of_orderings(
 ) -> np.ndarray:
     """nDCG@k of each row, all rows being orderings of the same judged multiset."""
     n = rows.shape[1]
-    k = min(check_k(k, n), n)
+    k = clamp_k(check_k(k, n), n)
     g = gain_values(rows.ravel(), gain).reshape(rows.shape)[:, :k]
     w = Discount.parse(discount).weights(k)
-    ideal = dcg_curve(gain_values(ideal_order(rows[0], gain), gain), discount)[k - 1]
+    ideal = ideal_curve(rows[0], gain, discount)[k - 1]
     if ideal <= 0:
         raise ValueError("IDCG is 0: every ordering ties, so no pair can be reversed")
-    return (g * w).sum(axis=1) / ideal
+    return ndcg_ratio((g * w).sum(axis=1), ideal)  # type: ignore[return-value]
 
 
 def strict_inversions(values: np.ndarray) -> int:

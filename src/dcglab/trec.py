@@ -1,112 +1,294 @@
-"""Reading TREC qrels and runs, from files or pandas DataFrames.
+"""Reading TREC qrels and runs, from files or DataFrames.
 
-- qrels: ``qid iter docno grade`` (the ``iter`` column is ignored);
+- qrels: ``qid iter docno grade`` (the ``iter`` column is ignored), exactly four
+  fields a line;
 - run: ``qid Q0 docno rank score tag`` (``Q0``, ``rank`` and ``tag`` are ignored:
-  the order comes from the score, as in trec_eval).
+  the order comes from the score, as in trec_eval); at least six fields a line,
+  fields after the sixth are ignored (trec_eval reads the first six).
 
-Fields are separated by any whitespace. A malformed line raises ``ValueError``
-naming the file and the line number. A (qid, docno) pair given twice is an error
-too; the evaluator (:func:`dcglab.batch.prepare`) detects it on integer codes,
-which is much faster than on strings.
+Fields are separated by any ASCII whitespace (C's ``isspace``: space, tab, CR,
+vertical tab, form feed). Lines whose first field starts with ``#`` are comments
+and blank lines are skipped, as in trec_eval 10; a UTF-8 byte-order mark at the
+start of a file is ignored.
+
+Files are read by polars. The fast path is a file whose fields are separated by
+single spaces (or single tabs) with no other whitespace; anything else goes
+through a general path that splits each line on runs of whitespace. Both yield
+the same table, and a malformed line raises ``ValueError`` naming the file, the
+line number and what is wrong with it. A (qid, docno) pair given twice is an
+error too; the evaluator (:func:`dcglab.batch.prepare`) detects it on integer
+codes.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import polars as pl
+
+__all__ = [
+    "QRELS_COLUMNS",
+    "RUN_COLUMNS",
+    "Source",
+    "Table",
+    "read_qrels",
+    "read_run",
+    "qrels_table",
+    "run_table",
+    "locate",
+    "read_table",
+]
 
 QRELS_COLUMNS = ("qid", "iter", "docno", "grade")
 RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")
-Source = str | os.PathLike | pd.DataFrame
+Source = str | os.PathLike | pd.DataFrame | pl.DataFrame
+BOM = b"\xef\xbb\xbf"
+OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
 
 
-def _first_bad_line(path: Path, n_fields: int, numeric: int, what: str) -> str:
-    """Find and describe the first malformed line (slow path, only after a failure)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            fields = line.split()
-            if not fields:
-                return f"{path}:{lineno}: empty line in {what} file"
-            if len(fields) != n_fields:
-                return (
-                    f"{path}:{lineno}: expected {n_fields} fields ({what}), "
-                    f"got {len(fields)}: {line.strip()!r}"
-                )
-            try:
-                value = float(fields[numeric])
-            except ValueError:
-                return f"{path}:{lineno}: field {numeric + 1} is not a number: {line.strip()!r}"
-            if not np.isfinite(value):
-                return f"{path}:{lineno}: field {numeric + 1} is not finite: {line.strip()!r}"
-    return f"{path}: could not be parsed as a {what} file"
+@dataclass(frozen=True)
+class Table:
+    """A qrels or run as three aligned columns.
+
+    ``qid`` and ``docno`` are polars string Series; ``value`` is the grade or
+    the score as a float64 array; ``origin`` names the source in messages.
+    """
+
+    qid: pl.Series
+    docno: pl.Series
+    value: np.ndarray
+    origin: str
+
+    def __len__(self) -> int:
+        return len(self.value)
 
 
-def _read(path: Source, columns: tuple[str, ...], numeric: str, what: str) -> pd.DataFrame:
-    if isinstance(path, pd.DataFrame):
-        return path
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"{what} file not found: {path}")
-    dtypes = {c: str for c in columns}
-    dtypes[numeric] = "float64"
+def _spec(kind: str) -> tuple[tuple[str, ...], str]:
+    return (QRELS_COLUMNS, "grade") if kind == "qrels" else (RUN_COLUMNS, "score")
+
+
+def single_separator(path: Path) -> bytes | None:
+    """The one byte (space or tab) that separates every field, or ``None`` when the
+    file needs the general path (both separators, CR, VT, FF or a byte-order mark).
+
+    Runs of separators, leading or trailing ones and missing fields are caught
+    afterwards: they leave an empty (null) field or a ragged line, which polars
+    reports, and the file then takes the general path.
+    """
+    with open(path, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size == 0:
+            return None
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            if mm[:3] == BOM or any(mm.find(c) >= 0 for c in OTHER_SPACE):
+                return None
+            has_tab, has_space = mm.find(b"\t") >= 0, mm.find(b" ") >= 0
+    if has_tab and has_space:
+        return None
+    return b"\t" if has_tab else b" "
+
+
+def _polars(data: Path | bytes, sep: bytes, kind: str) -> pl.DataFrame | None:
+    """Parse single-separator text; ``None`` if any line is not exactly well formed."""
+    columns, numeric = _spec(kind)
+    # every field is read, so that a missing or empty one shows as null; the
+    # constant ones (iter, Q0, tag) as categories, which costs little memory
+    schema = {c: pl.Categorical for c in columns}
+    schema.update({"qid": pl.String, "docno": pl.String, "rank": pl.String, numeric: pl.Float64})
+    schema = {c: schema[c] for c in columns}
     try:
-        df = pd.read_csv(
-            path,
-            sep=r"\s+",
-            header=None,
-            names=list(columns),
-            dtype=dtypes,
-            engine="c",
-            skip_blank_lines=False,
-            keep_default_na=False,
-            na_filter=False,
+        df = pl.read_csv(
+            data,
+            separator=sep.decode(),
+            has_header=False,
+            new_columns=list(columns),
+            schema_overrides=schema,
+            quote_char=None,
+            comment_prefix="#",
+            raise_if_empty=False,
+            truncate_ragged_lines=kind == "run",  # trec_eval reads a run line's first 6
         )
-    except (pd.errors.ParserError, ValueError):
-        df = None
-    if df is None or df.isna().any().any() or not np.isfinite(df[numeric]).all():
-        raise ValueError(_first_bad_line(path, len(columns), columns.index(numeric), what))
-    if len(df) == 0:
-        raise ValueError(f"{what} file is empty: {path}")
-    # read_csv silently fills missing trailing fields with "" / NaN: reject those lines
-    if (df[list(columns)].astype(str) == "").any().any():
-        raise ValueError(_first_bad_line(path, len(columns), columns.index(numeric), what))
-    return df
+    except (pl.exceptions.PolarsError, ValueError, OSError):
+        return None
+    if df.width != len(columns) or any(df.null_count().row(0)):
+        return None
+    return df.select("qid", "docno", numeric)
 
 
-def _check(df: pd.DataFrame, value: str, what: str) -> dict[str, np.ndarray]:
-    missing = {"qid", "docno", value} - set(df.columns)
+def _normalise(raw: bytes, kind: str) -> bytes:
+    """Each line's first fields joined by single spaces (comments and blank lines
+    dropped, extra run fields cut); the input of the general path."""
+    n = 4 if kind == "qrels" else 6
+    keep = n if kind == "run" else n + 1  # qrels: a fifth field must stay, to be caught
+    out = []
+    for line in raw.split(b"\n"):
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            out.append(b" ".join(fields[:keep]))
+    return b"\n".join(out) + b"\n"
+
+
+def first_bad_line(raw: bytes, origin: str, kind: str) -> str:
+    """Describe the first malformed line: ``FILE:LINE: what is wrong (the line)``.
+
+    Slow (a Python loop), so it only runs after the fast readers failed.
+    """
+    columns, numeric = _spec(kind)
+    at = columns.index(numeric)
+    if raw.startswith(BOM):
+        raw = raw[len(BOM) :]
+    n_lines = 0
+    for lineno, line in enumerate(raw.split(b"\n"), start=1):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return (
+                f"{origin}:{lineno}: byte 0x{line[exc.start]:02x} at column {exc.start + 1} "
+                f"is not UTF-8: {line!r}"
+            )
+        fields = text.encode().split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        n_lines += 1
+        shown = text.strip()
+        if kind == "qrels" and len(fields) != 4:
+            return (
+                f"{origin}:{lineno}: a qrels line has 4 fields (qid iter docno grade), "
+                f"got {len(fields)}: {shown!r}"
+            )
+        if kind == "run" and len(fields) < 6:
+            return (
+                f"{origin}:{lineno}: a run line has 6 fields (qid Q0 docno rank score tag), "
+                f"got {len(fields)}: {shown!r}"
+            )
+        try:
+            value = float(fields[at])
+        except ValueError:
+            return (
+                f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is not a number: {shown!r}"
+            )
+        if not np.isfinite(value):
+            return f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is not finite: {shown!r}"
+    if n_lines == 0:
+        return f"{origin}: the {kind} file has no data line"
+    return f"{origin}: could not be read as a {kind} file"
+
+
+def _read_file(path: Path, kind: str) -> Table:
+    if not path.is_file():
+        raise ValueError(f"{kind} file not found: {path}")
+    origin = str(path)
+    sep = single_separator(path)
+    df = _polars(path, sep, kind) if sep is not None else None
+    raw = None
+    if df is None:  # the general path: runs of any whitespace, comments, extra fields
+        raw = path.read_bytes()
+        body = raw[len(BOM) :] if raw.startswith(BOM) else raw
+        df = _polars(_normalise(body, kind), b" ", kind)
+    if df is None or len(df) == 0:
+        raise ValueError(
+            first_bad_line(raw if raw is not None else path.read_bytes(), origin, kind)
+        )
+    values = df.get_column(df.columns[2]).to_numpy()
+    if not np.isfinite(values).all():
+        raise ValueError(first_bad_line(path.read_bytes(), origin, kind))
+    return Table(df.get_column("qid"), df.get_column("docno"), values, origin)
+
+
+def _id_column(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> pl.Series:
+    """An id column as strings; every value checked (str, or all integers)."""
+    if isinstance(frame, pl.DataFrame):
+        col = frame.get_column(name)
+        if col.null_count():
+            row = int(col.is_null().arg_max())
+            raise ValueError(f"{origin}: {name} of row {row} is missing (null)")
+        if col.dtype == pl.String:
+            return col
+        if col.dtype.is_integer():
+            return col.cast(pl.String)
+        raise ValueError(f"{origin}: {name} must hold strings or integers, got dtype {col.dtype}")
+    col = frame[name]
+    values = col.to_numpy(dtype=object)
+    kind = pd.api.types.infer_dtype(values, skipna=False)
+    if kind == "string":
+        return pl.Series(name, values, dtype=pl.String)
+    if kind == "integer":
+        return pl.Series(name, [str(v) for v in values], dtype=pl.String)
+    for label, v in zip(col.index, values):
+        if not isinstance(v, str):
+            raise ValueError(
+                f"{origin}: {name} of row {label!r} is {v!r} ({type(v).__name__}); "
+                "ids must all be strings (or all integers)"
+            )
+    raise ValueError(f"{origin}: {name} holds values that are not strings")
+
+
+def _numbers(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> np.ndarray:
+    col = frame.get_column(name) if isinstance(frame, pl.DataFrame) else frame[name]
+    index = range(len(col)) if isinstance(frame, pl.DataFrame) else col.index
+    try:
+        values = np.asarray(col.to_numpy(), dtype=float)
+    except (TypeError, ValueError):
+        values = None
+    if values is None or not np.isfinite(values).all():
+        for label, v in zip(index, col.to_list()):
+            try:
+                ok = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+                ok = ok and bool(np.isfinite(float(v)))
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                raise ValueError(f"{origin}: {name} of row {label!r} is {v!r}, not a finite number")
+    return values  # type: ignore[return-value]
+
+
+def _read_frame(frame: pd.DataFrame | pl.DataFrame, kind: str) -> Table:
+    origin = f"{kind} DataFrame"
+    numeric = "grade" if kind == "qrels" else "score"
+    if kind == "qrels" and numeric not in frame.columns and "relevance" in frame.columns:
+        mapping = {"relevance": "grade"}
+        pandas = not isinstance(frame, pl.DataFrame)
+        frame = frame.rename(columns=mapping) if pandas else frame.rename(mapping)
+    missing = [c for c in ("qid", "docno", numeric) if c not in frame.columns]
     if missing:
-        raise ValueError(f"{what} needs columns qid, docno, {value}; missing {sorted(missing)}")
-    values = pd.to_numeric(df[value], errors="coerce").to_numpy(dtype=float)
-    bad = ~np.isfinite(values)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{what}: {value} of row {row} is not a finite number")
-    return {"qid": _strings(df["qid"]), "docno": _strings(df["docno"]), value: values}
+        raise ValueError(f"{origin} needs columns qid, docno, {numeric}; missing {missing}")
+    if len(frame) == 0:
+        raise ValueError(f"{origin} is empty: it needs at least one row")
+    return Table(
+        _id_column(frame, "qid", origin),
+        _id_column(frame, "docno", origin),
+        _numbers(frame, numeric, origin),
+        origin,
+    )
 
 
-def _strings(column: pd.Series) -> np.ndarray:
-    """A column as an object array of ``str`` (ids may arrive as numbers)."""
-    arr = column.to_numpy(dtype=object)
-    if len(arr) and not all(isinstance(x, str) for x in (arr[0], arr[-1])):
-        arr = column.astype(str).to_numpy(dtype=object)
-    return arr
+def read_table(source: Source, kind: str) -> Table:
+    """A qrels (``kind="qrels"``) or run (``kind="run"``) file or DataFrame as a :class:`Table`."""
+    if isinstance(source, (pd.DataFrame, pl.DataFrame)):
+        return _read_frame(source, kind)
+    if not isinstance(source, (str, os.PathLike)):
+        raise ValueError(f"{kind} must be a file path or a DataFrame, got {type(source).__name__}")
+    return _read_file(Path(source), kind)
 
 
-def qrels_columns(source: Source) -> dict[str, np.ndarray]:
-    """:func:`read_qrels` as plain arrays (``qid``, ``docno``: str objects; ``grade``)."""
-    df = _read(source, QRELS_COLUMNS, "grade", "qrels")
-    if "grade" not in df.columns and "relevance" in df.columns:
-        df = df.rename(columns={"relevance": "grade"})
-    return _check(df, "grade", "qrels")
+def qrels_table(source: Source) -> Table:
+    """:func:`read_qrels` as a :class:`Table` (``value`` is the grade)."""
+    return read_table(source, "qrels")
 
 
-def run_columns(source: Source) -> dict[str, np.ndarray]:
-    """:func:`read_run` as plain arrays (``qid``, ``docno``: str objects; ``score``)."""
-    return _check(_read(source, RUN_COLUMNS, "score", "run"), "score", "run")
+def run_table(source: Source) -> Table:
+    """:func:`read_run` as a :class:`Table` (``value`` is the score)."""
+    return read_table(source, "run")
+
+
+def _frame(t: Table, value: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"qid": t.qid.to_list(), "docno": t.docno.to_list(), value: t.value},
+    )
 
 
 def read_qrels(source: Source) -> pd.DataFrame:
@@ -121,9 +303,9 @@ def read_qrels(source: Source) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        On a malformed line (with file and line number) or a duplicate pair.
+        On a malformed line (with file and line number) or a bad id or grade.
     """
-    return pd.DataFrame(qrels_columns(source))
+    return _frame(qrels_table(source), "grade")
 
 
 def read_run(source: Source) -> pd.DataFrame:
@@ -138,6 +320,25 @@ def read_run(source: Source) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        On a malformed line (with file and line number) or a duplicate (qid, docno).
+        On a malformed line (with file and line number) or a bad id or score.
     """
-    return pd.DataFrame(run_columns(source))
+    return _frame(run_table(source), "score")
+
+
+def locate(origin: str, row: int) -> str:
+    """``FILE:LINE`` of the ``row``-th data line (0-based) of a file, or
+    ``ORIGIN, row N`` for a DataFrame. Slow: only for error messages."""
+    path = Path(origin)
+    if not path.is_file():
+        return f"{origin}, row {row}"
+    n = -1
+    with open(path, "rb") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if lineno == 1 and line.startswith(BOM):
+                line = line[len(BOM) :]
+            fields = line.split()
+            if fields and not fields[0].startswith(b"#"):
+                n += 1
+                if n == row:
+                    return f"{origin}:{lineno}"
+    return origin

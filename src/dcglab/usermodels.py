@@ -3,6 +3,8 @@ r"""Measures built on other user models: AP, RR, RBP and ERR.
 Grades are made binary where a measure needs it: a document is relevant when its
 grade is at least ``threshold`` (default 1).
 
+- Recall at rank :math:`i`, the share of the :math:`R` relevant judged documents
+  in the top :math:`i`.
 - Average precision, :math:`\mathrm{AP} = \frac{1}{R}\sum_{i:\,rel_i} P@i`, with
   :math:`R` the number of relevant judged documents.
 - Reciprocal rank, :math:`1/i^*` for the first relevant rank :math:`i^*` (0 if none).
@@ -18,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .discounts import Discount
-from .gains import as_grades
+from .gains import as_grades, exponential_gain
 from .ideal import check_subset
 from .measures import Grades
 
@@ -43,6 +45,41 @@ def precision_at(grades: Grades, threshold: float = 1) -> np.ndarray:
     return np.cumsum(rel) / np.arange(1, len(rel) + 1)
 
 
+def n_relevant(grades: Grades, judged: Grades | None = None, threshold: float = 1) -> float:
+    """:math:`R`, the number of relevant judged documents (AP's and recall's denominator).
+
+    ``judged`` lists every judged grade of the query and must contain the
+    retrieved ``grades``; without it the ranking itself is taken as all judged
+    documents.
+
+    Examples
+    --------
+    >>> n_relevant([3, 0], judged=[3, 2, 1, 0])
+    3.0
+    """
+    if judged is not None:
+        check_subset(as_grades(grades), as_grades(judged, "judged"))
+    return float(relevant(grades if judged is None else judged, threshold).sum())
+
+
+def recall_at(grades: Grades, *, judged: Grades | None = None, threshold: float = 1) -> np.ndarray:
+    r"""Recall at every rank, :math:`\mathrm{recall}@i = \frac{1}{R}\sum_{j \le i} y_j`.
+
+    ``judged`` lists every judged grade (by default the ranking itself); its
+    relevant documents make :math:`R`. A query with :math:`R = 0` has recall 0.
+
+    Examples
+    --------
+    >>> recall_at([3, 0, 1], judged=[3, 2, 1, 0]).round(3).tolist()
+    [0.333, 0.333, 0.667]
+    """
+    rel = relevant(grades, threshold)
+    n_rel = n_relevant(grades, judged, threshold)
+    if n_rel == 0:
+        return np.zeros(len(rel))
+    return np.cumsum(rel) / n_rel
+
+
 def average_precision(
     grades: Grades, *, judged: Grades | None = None, threshold: float = 1
 ) -> float:
@@ -57,9 +94,7 @@ def average_precision(
     0.804
     """
     rel = relevant(grades, threshold)
-    if judged is not None:
-        check_subset(as_grades(grades), as_grades(judged, "judged"))
-    n_rel = relevant(grades if judged is None else judged, threshold).sum()
+    n_rel = n_relevant(grades, judged, threshold)
     if n_rel == 0:
         return 0.0
     return float((precision_at(grades, threshold) * rel).sum() / n_rel)
@@ -77,8 +112,24 @@ def reciprocal_rank(grades: Grades, threshold: float = 1) -> float:
     return float(Discount("reciprocal").weights(hits[0] + 1)[-1]) if hits.size else 0.0
 
 
+def rbp_weights(n: int, p: float = 0.8) -> np.ndarray:
+    r"""RBP's weight of ranks :math:`i = 1..n`, :math:`(1-p)\,p^{i-1}`.
+
+    The geometric discount (``Discount("geometric", p=p)``) scaled so that the
+    weights of an endless list sum to 1.
+
+    Examples
+    --------
+    >>> rbp_weights(3, p=0.5).tolist()
+    [0.5, 0.25, 0.125]
+    """
+    d = Discount("geometric", p=p)
+    return (1 - d.p) * d.weights(n)
+
+
 def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
-    r"""Rank-biased precision :math:`(1-p)\sum_i r_i p^{i-1}` with binary :math:`r_i`.
+    r"""Rank-biased precision :math:`(1-p)\sum_i r_i p^{i-1}` with binary :math:`r_i`
+    (:func:`rbp_weights`).
 
     Examples
     --------
@@ -86,23 +137,33 @@ def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
     0.625
     """
     rel = relevant(grades, threshold)
-    d = Discount("geometric", p=p)
-    return float((1 - d.p) * (rel * d.weights(len(rel))).sum())
+    return float((rel * rbp_weights(len(rel), p)).sum())
+
+
+def err_stop(grades: Grades, max_grade: float = 3) -> np.ndarray:
+    r"""ERR's probability that the user stops at each rank, :math:`R_i = (2^{g_i}-1)/2^{g_{\max}}`.
+
+    Examples
+    --------
+    >>> err_stop([3, 0, 1]).tolist()
+    [0.875, 0.0, 0.125]
+    """
+    arr = as_grades(grades)
+    if np.any(arr < 0) or np.any(arr > max_grade):
+        raise ValueError(f"grades must lie in [0, max_grade={max_grade}], got {arr.tolist()}")
+    return exponential_gain(arr) / 2.0**max_grade
 
 
 def err_reach(grades: Grades, max_grade: float = 3) -> np.ndarray:
     r"""Probability that ERR's cascade user reaches each rank, :math:`\prod_{j<i}(1-R_j)`,
-    with stopping probabilities :math:`R_j = (2^{g_j}-1)/2^{g_{\max}}`.
+    with the stopping probabilities :math:`R_j` of :func:`err_stop`.
 
     Examples
     --------
     >>> err_reach([3, 0, 1]).tolist()
     [1.0, 0.125, 0.125]
     """
-    arr = as_grades(grades)
-    if np.any(arr < 0) or np.any(arr > max_grade):
-        raise ValueError(f"grades must lie in [0, max_grade={max_grade}], got {arr.tolist()}")
-    stop = (np.power(2.0, arr) - 1) / 2.0**max_grade
+    stop = err_stop(grades, max_grade)
     return np.concatenate(([1.0], np.cumprod(1 - stop)[:-1]))
 
 
@@ -118,7 +179,6 @@ def err(grades: Grades, max_grade: float = 3) -> float:
     >>> round(err([3, 0]), 4)
     0.875
     """
-    arr = as_grades(grades)
-    reach = err_reach(arr, max_grade)
-    stop = (np.power(2.0, arr) - 1) / 2.0**max_grade
-    return float((Discount("reciprocal").weights(len(arr)) * stop * reach).sum())
+    stop = err_stop(grades, max_grade)
+    reach = err_reach(grades, max_grade)
+    return float((Discount("reciprocal").weights(len(stop)) * stop * reach).sum())

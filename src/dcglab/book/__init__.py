@@ -16,8 +16,7 @@ from typing import Any
 SIGNIFICANT_DIGITS = 12
 
 FIGURE_CONFIG = (
-    "InlineBackend.print_figure_kwargs = "
-    "{'metadata': {'Software': None}, 'bbox_inches': 'tight'}"
+    "InlineBackend.print_figure_kwargs = {'metadata': {'Software': None}, 'bbox_inches': 'tight'}"
 )
 
 

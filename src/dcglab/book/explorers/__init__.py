@@ -15,6 +15,7 @@ from .conventions import (
 )
 from .core import CumulativeGainExplorer, CutoffExplorer, DiscountExplorer, NdcgExplorer
 from .practice import CutoffChoiceExplorer, SwapExplorer
+from .quiz import QuizExplorer  # noqa: F401  (importing registers the quiz explorer)
 
 __all__ = [
     "REGISTRY",

@@ -2,7 +2,7 @@
 
 The data are each model's top-100 documents per query, as qrels codes (1..4 judged,
 -1 judged non-relevant, 0 unjudged) written one character each
-(:func:`dcglab.cranfield.encode_codes`), every query's judged codes and the gain
+(:func:`dcglab.book.cranfield_payload.encode_codes`), every query's judged codes and the gain
 tables, so the JavaScript can recompute mean nDCG@k for any k up to 100.
 """
 
@@ -12,8 +12,9 @@ from typing import Any
 
 import traitlets as t
 
-from ...cranfield import MODELS, decode_codes, direction_changes
+from ...cranfield import MODELS, direction_changes
 from ...measures import ndcg
+from ..cranfield_payload import decode_codes
 from .base import Explorer, bundle
 
 
@@ -28,7 +29,7 @@ def _per_query(data: dict[str, Any], model: str, k: int, gain: str) -> dict[int,
 
 class CranfieldExplorer(Explorer):
     """Cutoff and gain sliders over precomputed Cranfield rankings (see
-    :func:`dcglab.cranfield.explorer_data`)."""
+    :func:`dcglab.book.cranfield_payload.explorer_data`)."""
 
     name = "cranfield"
     params = ("data", "k", "gain", "versus")

@@ -8,16 +8,13 @@ from typing import Any
 import traitlets as t
 
 from ...discounts import Discount
-from ...measures import dcg, idcg, ndcg
+from ...measures import clamp_k, dcg, idcg, ndcg
 from ...reversals import count_reversals
 from ...usermodels import average_precision, err, rbp, reciprocal_rank
 from .base import Explorer, bundle, int_list
 
-
-def _skip(f, *args, **kwargs) -> float | None:
-    """A measure with the 'skip' policy for IDCG = 0, as the explorers show it."""
-    value = f(*args, zero_idcg="skip", **kwargs)
-    return None if value is None else float(value)
+#: The explorers show an nDCG whose IDCG is 0 as undefined (``None``).
+SKIP = "skip"
 
 
 class GainReversalExplorer(Explorer):
@@ -38,7 +35,7 @@ class GainReversalExplorer(Explorer):
         if not any(judged):
             return {"orderings": 1, "pairs": 0, "reversed": 0, "share": 0.0}
         r = count_reversals(
-            judged, min(state["k"], state["n"]), gains=("linear", f"exponential:{state['a']}")
+            judged, clamp_k(state["k"], state["n"]), gains=("linear", f"exponential:{state['a']}")
         )
         return {
             "orderings": r.orderings,
@@ -68,8 +65,8 @@ class LogBaseExplorer(Explorer):
             args = (state["grades"], state["k"], state["gain"], d)
             out[f"dcg_{kind}"] = dcg(*args)
             out[f"idcg_{kind}"] = idcg(*args)
-            out[f"ndcg_{kind}"] = _skip(
-                ndcg, state["grades"], state["k"], gain=state["gain"], discount=d
+            out[f"ndcg_{kind}"] = ndcg(
+                state["grades"], state["k"], gain=state["gain"], discount=d, zero_idcg=SKIP
             )
         return out
 
@@ -91,9 +88,9 @@ class IdealSourceExplorer(Explorer):
         run, k = state["retrieved"], state["k"]
         judged = list(run) + state["missing"][: state["n_missing"]]
         return {
-            "retrieved": _skip(ndcg, run, k, ideal="retrieved"),
-            "qrels_cut": _skip(ndcg, run, k, judged=judged),
-            "qrels_full": _skip(ndcg, run, judged=judged),
+            "retrieved": ndcg(run, k, ideal="retrieved", zero_idcg=SKIP),
+            "qrels_cut": ndcg(run, k, judged=judged, zero_idcg=SKIP),
+            "qrels_full": ndcg(run, judged=judged, zero_idcg=SKIP),
         }
 
 
@@ -112,8 +109,8 @@ class GradedBinaryExplorer(Explorer):
         for name in ("first", "second"):
             r = state[name]
             out[f"ap_{name}"] = average_precision(r)
-            out[f"ndcg_linear_{name}"] = _skip(ndcg, r, 6)
-            out[f"ndcg_exponential_{name}"] = _skip(ndcg, r, 6, gain="exponential")
+            out[f"ndcg_linear_{name}"] = ndcg(r, 6, zero_idcg=SKIP)
+            out[f"ndcg_exponential_{name}"] = ndcg(r, 6, gain="exponential", zero_idcg=SKIP)
         return out
 
 
@@ -131,7 +128,7 @@ class UserModelExplorer(Explorer):
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
         g, p = state["grades"], state["p"]
         return {
-            "ndcg": _skip(ndcg, g),
+            "ndcg": ndcg(g, zero_idcg=SKIP),
             "ap": average_precision(g),
             "rr": reciprocal_rank(g),
             "rbp": rbp(g, p),

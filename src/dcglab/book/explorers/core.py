@@ -6,9 +6,9 @@ from typing import Any
 
 import traitlets as t
 
-from .. import article
 from ...discounts import Discount
-from ...measures import cg, curves, dcg
+from ...measures import cg, curves, dcg, ndcg_ratio
+from .. import article
 from .base import Explorer, bundle, int_list
 
 EXAMPLE = list(article.EXAMPLE)
@@ -57,10 +57,6 @@ class DiscountExplorer(Explorer):
         }
 
 
-def _ndcg_at(d: float, i: float) -> float | None:
-    return float(d / i) if i > 0 else None
-
-
 class NdcgExplorer(Explorer):
     """Grades, cutoff, gain and log base: the per-rank table and DCG, IDCG, nDCG."""
 
@@ -81,7 +77,7 @@ class NdcgExplorer(Explorer):
             discount=Discount("log", base=state["base"]),
             kmax=k,
         )
-        return {"dcg": float(d[-1]), "idcg": float(i[-1]), "ndcg": _ndcg_at(d[-1], i[-1])}
+        return {"dcg": float(d[-1]), "idcg": float(i[-1]), "ndcg": ndcg_ratio(d[-1], i[-1], "skip")}
 
 
 class CutoffExplorer(Explorer):
@@ -98,12 +94,12 @@ class CutoffExplorer(Explorer):
         grades, k = state["grades"], state["k"]
         lin_d, lin_i = curves(grades, gain="linear")
         exp_d, exp_i = curves(grades, gain="exponential")
-        lin = [_ndcg_at(d, i) for d, i in zip(lin_d, lin_i)]
+        lin = [ndcg_ratio(d, i, "skip") for d, i in zip(lin_d, lin_i)]
         drops = sum(1 for a, b in zip(lin, lin[1:]) if a is not None and b is not None and b < a)
         return {
             "dcg": float(lin_d[k - 1]),
             "idcg": float(lin_i[k - 1]),
             "ndcg_linear": lin[k - 1],
-            "ndcg_exponential": _ndcg_at(exp_d[k - 1], exp_i[k - 1]),
+            "ndcg_exponential": ndcg_ratio(exp_d[k - 1], exp_i[k - 1], "skip"),
             "drops": drops,
         }

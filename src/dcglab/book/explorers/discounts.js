@@ -1,51 +1,41 @@
 // Chapter 2: four discounts and the user each assumes.
-function discState(model) {
-  return { base: model.get("base"), p: model.get("p"), n: model.get("n"), rank: model.get("rank") };
-}
-
-function discCompute(s) {
-  const at = (d) => weights(s.rank, d)[s.rank - 1];
-  const log = { kind: "log", base: s.base };
-  return {
-    log: at(log),
-    log_relative: at(log) / weights(1, log)[0],
-    jk: at({ kind: "jk", base: s.base }),
-    geometric: at({ kind: "geometric", p: s.p }),
-    reciprocal: at({ kind: "reciprocal" }),
-  };
-}
-
-function discDraw(out, s, r) {
-  const xs = Array.from({ length: s.n }, (_, i) => i + 1);
-  const b = Number.isInteger(s.base) ? String(s.base) : s.base.toFixed(1);
-  out.append(chart([
-    { xs, ys: weights(s.n, { kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
-    { xs, ys: weights(s.n, { kind: "jk", base: s.base }), label: `JK, b=${b}`, dash: "5,3" },
-    { xs, ys: weights(s.n, { kind: "geometric", p: s.p }), label: `patience p=${s.p.toFixed(2)}` },
-    { xs, ys: weights(s.n, { kind: "reciprocal" }), label: "1/i" },
-  ], { title: "Weight by rank", xlabel: "rank i", xticks: [1, s.rank, s.n], ymin: 0,
-       alt: "Line chart of the weight each discount gives to ranks 1 to n" }));
-  out.append(readouts([
+export default explorer({
+  name: "discounts",
+  title: "Discounts: change the base b, the patience p and the ranks shown",
+  params: ["base", "p", "n", "rank"],
+  controls: () => [
+    { param: "base", label: "log base b", min: 1.5, max: 10, step: 0.5 },
+    { param: "p", label: "patience p", min: 0.5, max: 0.95, step: 0.05 },
+    { param: "n", label: "ranks shown", min: 5, max: 50, step: 1 },
+    { param: "rank", label: "inspect rank", min: 1, max: (s) => s.n, step: 1 },
+  ],
+  compute(s) {
+    const at = (d) => weights(s.rank, d)[s.rank - 1];
+    const log = { kind: "log", base: s.base };
+    return {
+      log: at(log),
+      log_relative: at(log) / weights(1, log)[0],
+      jk: at({ kind: "jk", base: s.base }),
+      geometric: at({ kind: "geometric", p: s.p }),
+      reciprocal: at({ kind: "reciprocal" }),
+    };
+  },
+  draw(out, s) {
+    const xs = Array.from({ length: s.n }, (_, i) => i + 1);
+    const b = Number.isInteger(s.base) ? String(s.base) : s.base.toFixed(1);
+    out.append(chart([
+      { xs, ys: weights(s.n, { kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
+      { xs, ys: weights(s.n, { kind: "jk", base: s.base }), label: `JK, b=${b}`, dash: "5,3" },
+      { xs, ys: weights(s.n, { kind: "geometric", p: s.p }), label: `patience p=${s.p.toFixed(2)}`, dash: "1,3" },
+      { xs, ys: weights(s.n, { kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
+      { kind: "marker", xs: [s.rank], ys: [0], color: "marker", label: "inspected rank" },
+    ], { title: "Weight by rank", xlabel: "rank i", xticks: [...new Set([1, s.rank, s.n])], ymin: 0 }));
+  },
+  readouts: (s, r) => [
     [`rank ${s.rank}: 1/log_b(i+1) =`, "log", fmt(r.log)],
     ["relative to rank 1 =", "log_relative", fmt(r.log_relative)],
     ["JK =", "jk", fmt(r.jk)],
     ["patience =", "geometric", fmt(r.geometric)],
     ["1/i =", "reciprocal", fmt(r.reciprocal)],
-  ]));
-}
-
-export default {
-  render({ model, el }) {
-    return mount(model, el, {
-      name: "discounts",
-      title: "Discounts: change the base b, the patience p and the ranks shown",
-      controls: () => [
-        { param: "base", label: "log base b", min: 1.5, max: 10, step: 0.5 },
-        { param: "p", label: "patience p", min: 0.5, max: 0.95, step: 0.05 },
-        { param: "n", label: "ranks shown", min: 5, max: 50, step: 1 },
-        { param: "rank", label: "inspect rank", min: 1, max: 50, step: 1 },
-      ],
-      state: discState, compute: discCompute, draw: discDraw,
-    });
-  },
-};
+  ],
+});

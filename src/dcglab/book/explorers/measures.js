@@ -3,13 +3,22 @@
 // Chromium over exhaustive small inputs and requires agreement with dcglab within 1e-12.
 //   gainValue      <-> dcglab.gains.gain_values
 //   weights        <-> dcglab.discounts.Discount.weights
+//   discountedGains <-> gain_values(grades) * Discount.weights(n)
 //   dcgCurve       <-> dcglab.measures.dcg_curve
 //   idealOrder     <-> dcglab.ideal.ideal_order
-//   curves         <-> dcglab.measures.curves
-//   averagePrecision, reciprocalRank, rbp, err, errReach <-> dcglab.usermodels
+//   ndcgRatio      <-> dcglab.measures.ndcg_ratio (the division and the IDCG = 0 policy)
+//   curves, ndcgAt <-> dcglab.measures.curves, dcglab.measures.ndcg
+//   averagePrecision, reciprocalRank, rbpWeights, rbp, err, errReach <-> dcglab.usermodels
 //   orderings, ndcgOfOrderings, discordantPairs, countReversals <-> dcglab.reversals
 //   meanNdcg       <-> dcglab.measures.mean_ndcg
 //   swapDeltas     <-> dcglab.ltr.swap_deltas
+//   decodeCodes    <-> dcglab.book.cranfield_payload.decode_codes
+//   directionChanges <-> dcglab.cranfield.direction_changes
+// Every explorer computes through these functions only; the explorers' own files
+// draw and label.
+
+// The usual discount, 1/log2(i + 1).
+export const LOG2 = { kind: "log", base: 2 };
 
 // gain: "linear" | "exponential" | {exponential: a} | {map: {grade: gain}}; grade -> gain.
 export function gainValue(grade, gain) {
@@ -36,16 +45,16 @@ export function weights(n, discount) {
   return w;
 }
 
-// Prefix sums of gain * weight: DCG at every cutoff 1..n.
-export function dcgCurve(grades, gain, discount) {
+// Discounted gain of each rank: gain(g_i) * w_i.
+export function discountedGains(grades, gain, discount) {
   const w = weights(grades.length, discount);
-  const out = new Array(grades.length);
+  return grades.map((g, i) => gainValue(g, gain) * w[i]);
+}
+
+// Prefix sums of the discounted gains: DCG at every cutoff 1..n.
+export function dcgCurve(grades, gain, discount) {
   let s = 0;
-  for (let i = 0; i < grades.length; i++) {
-    s += gainValue(grades[i], gain) * w[i];
-    out[i] = s;
-  }
-  return out;
+  return discountedGains(grades, gain, discount).map((x) => (s += x));
 }
 
 // Grades sorted by decreasing gain (a stable sort, as in Python).
@@ -60,6 +69,15 @@ function atCutoff(curve, k) {
   return curve[Math.min(k, curve.length) - 1];
 }
 
+// nDCG = DCG / IDCG; where IDCG <= 0 the policy decides: "zero" | "one" | "skip" (null).
+export function ndcgRatio(dcg, idcg, policy = "skip") {
+  if (idcg > 0) return dcg / idcg;
+  if (policy === "zero") return 0;
+  if (policy === "one") return 1;
+  if (policy === "skip") return null;
+  throw new Error(`IDCG is 0 and the policy is ${policy}`);
+}
+
 // DCG, IDCG and nDCG at cutoffs 1..kmax; nDCG is null where IDCG is 0.
 // judged: all judged grades (null means the ranking itself).
 export function curves(grades, judged, gain, discount, kmax) {
@@ -71,9 +89,29 @@ export function curves(grades, judged, gain, discount, kmax) {
     const d = atCutoff(sys, k), i = atCutoff(best, k);
     dcg.push(d);
     idcg.push(i);
-    ndcg.push(i > 0 ? d / i : null);
+    ndcg.push(ndcgRatio(d, i));
   }
   return { dcg, idcg, ndcg };
+}
+
+// nDCG@k of one ranking (k = null: no cutoff, the ideal over every judged grade).
+export function ndcgAt(grades, judged, k, gain, discount, policy = "skip") {
+  const len = k === null ? Math.max(grades.length, (judged || grades).length) : k;
+  const c = curves(grades, judged, gain, discount, len);
+  return ndcgRatio(c.dcg[len - 1], c.idcg[len - 1], policy);
+}
+
+// Arithmetic mean (null for no values).
+export function mean(values) {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+// Times a sequence decreases from one entry to the next (null entries ignored).
+export function countDrops(values) {
+  let drops = 0;
+  for (let i = 1; i < values.length; i++)
+    if (values[i] !== null && values[i - 1] !== null && values[i] < values[i - 1]) drops++;
+  return drops;
 }
 
 // Cumulative gain at cutoff k (order-blind).
@@ -85,7 +123,8 @@ export function cg(grades, k, gain) {
 
 // ---- user models (dcglab.usermodels) ---------------------------------------------
 
-function relevant(grades, threshold = 1) {
+// Binary relevance: 1 where the grade reaches the threshold.
+export function relevant(grades, threshold = 1) {
   return grades.map((g) => (g >= threshold ? 1 : 0));
 }
 
@@ -107,14 +146,20 @@ export function reciprocalRank(grades, threshold = 1) {
   return i < 0 ? 0 : weights(i + 1, { kind: "reciprocal" })[i];
 }
 
-// RBP = (1 - p) * sum r_i p^(i-1), binary r_i.
-export function rbp(grades, p, threshold = 1) {
-  const w = weights(grades.length, { kind: "geometric", p });
-  return (1 - p) * relevant(grades, threshold).reduce((s, r, i) => s + r * w[i], 0);
+// RBP's weight of ranks 1..n: (1 - p) p^(i-1).
+export function rbpWeights(n, p) {
+  return weights(n, { kind: "geometric", p }).map((w) => (1 - p) * w);
 }
 
+// RBP = sum r_i (1 - p) p^(i-1), binary r_i.
+export function rbp(grades, p, threshold = 1) {
+  const w = rbpWeights(grades.length, p);
+  return relevant(grades, threshold).reduce((s, r, i) => s + r * w[i], 0);
+}
+
+// ERR's stop probability R = (2^g - 1) / 2^maxGrade.
 function stopProbability(g, maxGrade) {
-  return (Math.pow(2, g) - 1) / Math.pow(2, maxGrade);
+  return gainValue(g, "exponential") / Math.pow(2, maxGrade);
 }
 
 // Probability that ERR's cascade user reaches each rank.
@@ -125,10 +170,21 @@ export function errReach(grades, maxGrade = 3) {
   return reach;
 }
 
-export function err(grades, maxGrade = 3) {
-  const reach = errReach(grades, maxGrade);
+// ERR's weight of each rank: P(reach i) / i.
+export function errWeights(grades, maxGrade = 3) {
   const w = weights(grades.length, { kind: "reciprocal" });
-  return grades.reduce((s, g, i) => s + w[i] * stopProbability(g, maxGrade) * reach[i], 0);
+  return errReach(grades, maxGrade).map((r, i) => r * w[i]);
+}
+
+export function err(grades, maxGrade = 3) {
+  const w = errWeights(grades, maxGrade);
+  return grades.reduce((s, g, i) => s + w[i] * stopProbability(g, maxGrade), 0);
+}
+
+// nDCG's weight of each rank: w_i / IDCG (0 where IDCG is 0).
+export function ndcgWeights(grades, gain, discount) {
+  const ideal = dcgCurve(idealOrder(grades, gain), gain, discount)[grades.length - 1];
+  return weights(grades.length, discount).map((w) => ndcgRatio(w, ideal, "zero"));
 }
 
 // ---- reversals (dcglab.reversals) ----------------------------------------------
@@ -158,7 +214,7 @@ export function ndcgOfOrderings(rows, k, gain, discount) {
   return rows.map((r) => {
     let s = 0;
     for (let i = 0; i < kk; i++) s += gainValue(r[i], gain) * w[i];
-    return s / ideal;
+    return ndcgRatio(s, ideal);
   });
 }
 
@@ -194,29 +250,20 @@ export function discordantPairs(a, b) {
   return strictInversions(idx.map((i) => qb[i]));
 }
 
-export function countReversals(judged, k, gains, discount = { kind: "log", base: 2 }) {
+// Reversals of two gains over every ordering of a judged multiset; share = reversed / pairs.
+export function countReversals(judged, k, gains, discount = LOG2) {
   const rows = orderings(judged);
   const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount));
-  const n = rows.length;
-  return { orderings: n, pairs: (n * (n - 1)) / 2, reversed: discordantPairs(a, b) };
+  const n = rows.length, pairs = (n * (n - 1)) / 2, reversed = discordantPairs(a, b);
+  return { orderings: n, pairs, reversed, share: pairs ? reversed / pairs : 0 };
 }
 
 // ---- aggregation (dcglab.measures.mean_ndcg) ---------------------------------------
 
 // Mean nDCG@k over queries; policy for IDCG = 0: "zero" | "one" | "skip" (null if all skipped).
 export function meanNdcg(rankings, judged, k, gain, discount, policy) {
-  let sum = 0, n = 0;
-  rankings.forEach((r, q) => {
-    const len = k === null ? Math.max(r.length, (judged[q] || r).length) : k;
-    let v = curves(r, judged[q], gain, discount, len).ndcg[len - 1];
-    if (v === null) {
-      if (policy === "skip") return;
-      v = policy === "one" ? 1 : 0;
-    }
-    sum += v;
-    n += 1;
-  });
-  return n ? sum / n : null;
+  const values = rankings.map((r, q) => ndcgAt(r, judged[q] ?? null, k, gain, discount, policy));
+  return mean(values.filter((v) => v !== null));
 }
 
 // ---- learning to rank (dcglab.ltr) ---------------------------------------------------
@@ -226,6 +273,41 @@ export function swapDeltas(grades, k, gain, discount) {
   const n = grades.length, kk = Math.min(k, n);
   const w = weights(kk, discount).concat(new Array(n - kk).fill(0));
   const g = grades.map((x) => gainValue(x, gain));
-  const ideal = dcgCurve(idealOrder(grades, gain), gain, discount)[Math.min(k, n) - 1];
-  return g.map((gi, i) => g.map((gj, j) => ((gj - gi) * (w[i] - w[j])) / ideal));
+  const ideal = dcgCurve(idealOrder(grades, gain), gain, discount)[kk - 1];
+  return g.map((gi, i) => g.map((gj, j) => ndcgRatio((gj - gi) * (w[i] - w[j]), ideal, "zero")));
+}
+
+// The swap that raises nDCG most (ranks from 1; 0, 0 if none does) and the sum of |delta|.
+export function bestSwap(deltas) {
+  let best = 0, bi = 0, bj = 0, total = 0;
+  for (let i = 0; i < deltas.length; i++)
+    for (let j = i + 1; j < deltas.length; j++) {
+      total += Math.abs(deltas[i][j]);
+      if (deltas[i][j] > best + 1e-15) { best = deltas[i][j]; bi = i + 1; bj = j + 1; }
+    }
+  return { max_delta: best, best_i: bi, best_j: bj, total };
+}
+
+// ---- Cranfield (chapter 11) ------------------------------------------------------------
+
+// One character per qrels code, as dcglab.book.cranfield_payload.encode_codes writes them.
+export function decodeCodes(text) {
+  return Array.from(text, (ch) => (ch === "-" ? -1 : Number(ch)));
+}
+
+// Sign with a tie band: 0 within tol.
+export function signWithin(x, tol = 1e-12) {
+  return Math.abs(x) <= tol ? 0 : Math.sign(x);
+}
+
+// Queries (numbered from 1) whose A-versus-B difference changes sign between two gains:
+// strict when one is > 0 and the other < 0, lenient when the signs merely differ.
+export function directionChanges([ga, gb], [ba, bb], tol = 1e-12) {
+  const strict = [], lenient = [];
+  ga.forEach((_, q) => {
+    const sg = signWithin(ga[q] - gb[q], tol), sb = signWithin(ba[q] - bb[q], tol);
+    if (sg * sb < 0) strict.push(q + 1);
+    if (sg !== sb) lenient.push(q + 1);
+  });
+  return { strict, lenient };
 }

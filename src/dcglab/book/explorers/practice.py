@@ -14,20 +14,8 @@ from .base import Explorer, bundle, int_list
 #: Five queries, two systems, and each query's judged grades (query 5 has nothing
 #: relevant). A puts one excellent document first; B spreads good ones over the top
 #: three, so A wins at k = 1, 2 and B from k = 3 on.
-SYSTEM_A = [
-    [3, 0, 0, 0, 0, 0],
-    [3, 0, 0, 1, 0, 0],
-    [2, 0, 0, 0, 1, 0],
-    [3, 0, 0, 0, 0, 1],
-    [0, 0, 0, 0, 0, 0],
-]
-SYSTEM_B = [
-    [2, 2, 1, 0, 0, 0],
-    [1, 3, 2, 0, 0, 0],
-    [0, 2, 1, 1, 0, 0],
-    [1, 3, 1, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0],
-]
+SYSTEM_A = [[3, 0, 0, 0, 0, 0], [3, 0, 0, 1, 0, 0], [2, 0, 0, 0, 1, 0], [3, 0, 0, 0, 0, 1], [0] * 6]
+SYSTEM_B = [[2, 2, 1, 0, 0, 0], [1, 3, 2, 0, 0, 0], [0, 2, 1, 1, 0, 0], [1, 3, 1, 0, 0, 0], [0] * 6]
 JUDGED = [[3, 2, 2, 1, 0, 0], [3, 2, 1, 1, 0, 0], [2, 1, 1, 1, 0], [3, 1, 1, 1], [0, 0, 0]]
 
 

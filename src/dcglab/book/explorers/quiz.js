@@ -1,0 +1,253 @@
+// Self-check quiz: questions answered with a number or a choice, checked in the browser.
+// Every right answer is computed here from the question's answer expression with the
+// functions of measures.js (the JS twin); dcglab.book.explorers.quiz.evaluate computes the
+// same expressions in Python and tests/test_quiz.py requires agreement within 1e-12.
+// The quiz's data (wording, choices, one variant per number set) comes from Python in the
+// "content" trait; the reader's answers stay in the page and are not model state.
+//
+// It follows the explorers' test protocol (see ui.js) without ui.js's mount(): a root
+// .dcglab-explorer[data-explorer=quiz] with data-state {quiz, variant} and data-result
+// {q1: answer, ...}; one control (the number-set slider, data-param="variant"); a Reset
+// button; one polite live region (.dcglab-readouts). Everything is inside one function so
+// that no top-level name can collide with ui.js's.
+const quizExplorer = (() => {
+  // The value of an answer expression (dcglab.book.explorers.quiz.evaluate in Python).
+  function value(x, tie) {
+    const side = (a, b) => (a > b + tie ? 0 : a < b - tie ? 1 : 2);
+    switch (x.m) {
+      case "cg": return cg(x.grades, x.k, "linear");
+      case "weight": return weights(x.rank, x.discount)[x.rank - 1];
+      case "dcg": return curves(x.grades, null, x.gain, x.discount, x.k).dcg[x.k - 1];
+      case "idcg": return curves(x.judged, null, x.gain, x.discount, x.k).idcg[x.k - 1];
+      case "ndcg": return ndcgAt(x.grades, x.judged, x.k, x.gain, x.discount, "zero");
+      case "ap": return averagePrecision(x.grades, x.judged);
+      case "rbp": return rbp(x.grades, x.p);
+      case "mean_ndcg":
+        return meanNdcg(x.rankings, x.judged, x.k, x.gain, x.discount, x.policy);
+      case "swap": return swapDeltas(x.grades, x.k, x.gain, x.discount)[x.i - 1][x.j - 1];
+      case "compare": return side(value(x.a, tie), value(x.b, tie));
+      case "both": {
+        const first = side(value(x.first[0], tie), value(x.first[1], tie));
+        const second = side(value(x.second[0], tie), value(x.second[1], tie));
+        if (first === 2 || second === 2) throw new Error("a 'both' comparison ties");
+        return [[0, 2], [3, 1]][first][second];
+      }
+      case "fixed": return x.answer;
+      default: throw new Error(`unknown quiz expression kind ${x.m}`);
+    }
+  }
+
+  // A number as the feedback shows it: whole numbers plainly, others to three decimals.
+  function show(x) {
+    const r = Math.round(x);
+    return Math.abs(x - r) < 1e-9 ? String(r) : x.toFixed(3);
+  }
+
+  // The reader's number: accepts a Unicode minus and a decimal comma; NaN if not a number.
+  function parse(text) {
+    const s = text.trim().replace(/\u2212/g, "-").replace(",", ".");
+    return /^[-+]?(\d+\.?\d*|\.\d+)$/.test(s) ? Number(s) : NaN;
+  }
+
+  function el(tag, attrs = {}, text = "") {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text) e.textContent = text;
+    return e;
+  }
+
+  // Which variant a question shows in number set v (fixed questions have one variant).
+  const variantOf = (q, v) => q.variants[Math.min(v, q.variants.length) - 1];
+
+  // Answers and explanation values of every question in number set v.
+  function solve(data, v) {
+    return data.questions.map((q) => {
+      const x = variantOf(q, v);
+      return { answer: value(x.expr, data.tie), parts: x.parts.map((p) => value(p, data.tie)) };
+    });
+  }
+
+  function explain(template, solved) {
+    return template
+      .replace(/\{answer\}/g, show(solved.answer))
+      .replace(/\{p(\d+)\}/g, (_, i) => show(solved.parts[Number(i)]));
+  }
+
+  let count = 0;
+
+  function render({ model, el: host }) {
+    const uid = `dcglab-quiz-${++count}-${Math.random().toString(36).slice(2, 7)}`;
+    const data = model.get("content");
+    const quiz = model.get("quiz");
+    const initial = model.get("variant");
+    const n = data.questions.length;
+    const ext = /\.html?$/.test(window.location.pathname) ? ".html" : ".ipynb";
+
+    const root = el("div", { class: "dcglab-explorer dcglab-quiz", "data-explorer": "quiz",
+                             role: "group", "aria-labelledby": `${uid}-title` });
+    const head = el("div", { class: "dcglab-head" });
+    head.append(el("div", { class: "dcglab-title", id: `${uid}-title` }, data.title));
+    const reset = el("button", { type: "button", class: "dcglab-reset" }, "Reset");
+    head.append(reset);
+
+    const panel = el("div", { class: "dcglab-controls" });
+    const row = el("label", { class: "dcglab-control" });
+    row.append(el("span", { class: "dcglab-label" }, "number set"));
+    const slider = el("input", { type: "range", min: "1", max: String(data.variants), step: "1",
+                                 "data-param": "variant" });
+    const shown = el("span", { class: "dcglab-value", "aria-hidden": "true" });
+    row.append(slider, shown);
+    const fresh = el("button", { type: "button", class: "dcglab-quiz-button dcglab-quiz-new" },
+                     "New numbers");
+    panel.append(row, fresh);
+
+    const note = el("p", { class: "dcglab-note" },
+      `Number set 1 uses the book's numbers; the others change the grades. Give numbers to `
+      + `three decimals: answers within ${data.tolerance} of the right one count.`);
+    const view = el("div", { class: "dcglab-output" });
+    const tally = el("p", { class: "dcglab-quiz-score" });
+    // The one live region announces each verdict; on screen the verdict is shown under
+    // its question, so the region itself is visually hidden.
+    const live = el("div", { class: "dcglab-readouts dcglab-quiz-live", role: "status",
+                             "aria-live": "polite", "aria-atomic": "true" });
+    root.append(head, panel, note, tally, view, live);
+    host.append(root);
+
+    let solved = [], verdicts = [];
+
+    const score = () => {
+      const right = verdicts.filter((x) => x === true).length;
+      return `${right} of ${n} right so far.`;
+    };
+    const showScore = () => {
+      tally.textContent = `Score: ${score()}`;
+    };
+    const dirty = () => view.querySelector(".dcglab-quiz-feedback:not(:empty)") !== null
+      || Array.from(view.querySelectorAll("input")).some((i) => (i.type === "radio" ? i.checked : i.value !== ""));
+    const syncReset = () => {
+      reset.disabled = model.get("variant") === initial && !dirty();
+    };
+
+    function question(q, idx, v) {
+      const x = variantOf(q, v), s = solved[idx], id = `${uid}-q${idx + 1}`;
+      const item = el("li", { class: "dcglab-quiz-q" });
+      const form = el("form", { novalidate: "" });
+      const text = el("p", { class: "dcglab-quiz-text", id: `${id}-text` });
+      text.append(el("span", { class: "dcglab-quiz-number" }, `Question ${idx + 1}. `), x.text);
+      const feedback = el("p", { class: "dcglab-quiz-feedback", id: `${id}-feedback` });
+      let read;
+      if (q.kind === "number") {
+        form.append(text);
+        const line = el("div", { class: "dcglab-quiz-answer" });
+        const label = el("label", { for: `${id}-input` }, `Answer to question ${idx + 1}`);
+        const input = el("input", { type: "text", id: `${id}-input`, inputmode: "decimal",
+                                    autocomplete: "off", spellcheck: "false",
+                                    "aria-describedby": `${id}-text ${id}-feedback` });
+        line.append(label, input);
+        form.append(line);
+        read = () => parse(input.value);
+      } else {
+        const set = el("fieldset", { "aria-describedby": `${id}-feedback` });
+        const legend = el("legend", { class: "dcglab-quiz-text", id: `${id}-text` });
+        legend.append(...text.childNodes);
+        set.append(legend);
+        q.choices.forEach((c, j) => {
+          const opt = el("label", { class: "dcglab-quiz-choice" });
+          opt.append(el("input", { type: "radio", name: `${id}-choice`, value: String(j) }), ` ${c}`);
+          set.append(opt);
+        });
+        form.append(set);
+        read = () => {
+          const on = form.querySelector("input[type=radio]:checked");
+          return on ? Number(on.value) : null;
+        };
+      }
+      const buttons = el("div", { class: "dcglab-quiz-buttons" });
+      const check = el("button", { type: "submit", class: "dcglab-quiz-button",
+                                   "aria-label": `Check question ${idx + 1}` }, "Check");
+      const reveal = el("button", { type: "button", class: "dcglab-quiz-button",
+                                    "aria-label": `Show answer to question ${idx + 1}` },
+                        "Show answer");
+      buttons.append(check, reveal);
+      form.append(buttons, feedback);
+      const link = el("p", { class: "dcglab-quiz-link" }, "Taught in ");
+      const href = q.link.doc + ext + (q.link.anchor ? `#${q.link.anchor}` : "");
+      link.append(el("a", { href }, q.link.text), ".");
+      form.append(link);
+      item.append(form);
+
+      const say = (verdict, message) => {
+        feedback.textContent = message;
+        feedback.setAttribute("data-verdict", verdict);
+        if (verdict === "right") verdicts[idx] = true;
+        else if (verdict === "wrong" && verdicts[idx] !== true) verdicts[idx] = false;
+        live.textContent = `Question ${idx + 1}: ${message} ${verdict === "invalid" ? "" : score()}`.trim();
+        showScore();
+        syncReset();
+      };
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const got = read();
+        if (q.kind === "number") {
+          if (Number.isNaN(got)) return say("invalid", "Type a number, such as 0.861 or -0.25.");
+          if (Math.abs(got - s.answer) <= data.tolerance + 1e-12)
+            return say("right", `✓ Right. ${explain(x.why, s)}`);
+          return say("wrong", `✗ Not right: ${show(got)} is not within ${data.tolerance} of the `
+            + "answer. Try again, or press Show answer.");
+        }
+        if (got === null) return say("invalid", "Choose one of the options first.");
+        if (got === s.answer) return say("right", `✓ Right. ${explain(x.why, s)}`);
+        return say("wrong", "✗ Not right. Try another option, or press Show answer.");
+      });
+      reveal.addEventListener("click", () => {
+        const answer = q.kind === "number" ? show(s.answer) : `“${q.choices[s.answer]}”`;
+        say("shown", `The answer is ${answer}. ${explain(x.why, s)}`);
+      });
+      return item;
+    }
+
+    function draw(announce) {
+      const v = model.get("variant");
+      solved = solve(data, v);
+      verdicts = new Array(n).fill(null);
+      slider.value = String(v);
+      shown.textContent = String(v);
+      const list = el("ol", { class: "dcglab-quiz-list" });
+      data.questions.forEach((q, i) => list.append(question(q, i, v)));
+      view.replaceChildren(list);
+      showScore();
+      root.setAttribute("data-state", JSON.stringify({ quiz, variant: v }));
+      root.setAttribute("data-result", JSON.stringify(
+        Object.fromEntries(solved.map((s, i) => [`q${i + 1}`, s.answer]))));
+      if (announce) {
+        live.textContent = `Number set ${v} of ${data.variants}`
+          + (v === 1 ? " (the book's numbers)" : "") + ": questions redrawn, answers cleared.";
+      }
+      syncReset();
+    }
+
+    const setVariant = (v) => {
+      model.set("variant", v);
+      model.save_changes();
+    };
+    slider.addEventListener("input", () => setVariant(Number(slider.value)));
+    fresh.addEventListener("click", () => setVariant((model.get("variant") % data.variants) + 1));
+    reset.addEventListener("click", () => {
+      if (model.get("variant") !== initial) setVariant(initial);
+      else draw(false);
+      live.textContent = `Reset: number set ${initial}, answers cleared.`;
+      syncReset();
+    });
+    view.addEventListener("input", syncReset);
+    view.addEventListener("change", syncReset);
+    const redraw = () => draw(true);
+    model.on("change:variant", redraw);
+    draw(false);
+    return () => model.off("change:variant", redraw);
+  }
+
+  // solve is exported for tests/test_quiz.py (the JS answers against dcglab's).
+  return { render, solve };
+})();
+
+export default quizExplorer;

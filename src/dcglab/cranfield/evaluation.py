@@ -1,0 +1,165 @@
+r"""nDCG@k of Cranfield rankings, the table of the three models, and direction changes.
+
+Gains are tables from qrels code to gain. The code −1 (one document per query,
+unexplained by the readme, most likely the paper the question was written from)
+counts as judged non-relevant, gain 0, as trec_eval treats any code <= 0; the
+article's figures are only approached under that reading.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ..gains import exponential_gain
+from ..judgments import run_grades
+from ..measures import ndcg
+from .data import UNJUDGED, Collection
+from .retrieval import MODELS, Config, Index, rank
+
+GRADED: dict[int, int] = {1: 4, 2: 3, 3: 2, 4: 1, -1: 0}
+"""Graded gain :math:`5 - \\text{code}` for codes 1..4; code −1 is non-relevant (gain 0)."""
+BINARY: dict[int, int] = {1: 1, 2: 1, 3: 1, 4: 1, -1: 0}
+"""Binary gain: every code 1..4 counts 1; code −1 is non-relevant (gain 0)."""
+GAIN_NAMES = ("graded", "binary", "exponential")
+"""Named gain tables: :data:`GRADED`, :data:`BINARY`, and exponential gain
+:math:`2^{g} - 1` on the graded gains :math:`g` (15, 7, 3, 1 for codes 1..4)."""
+
+GainName = Literal["graded", "binary", "exponential"]
+
+
+def gain_mapping(gain: GainName | Mapping[int, float]) -> dict[int, float]:
+    """The gain table of a name in :data:`GAIN_NAMES`, or a mapping checked and completed.
+
+    Code 0 (:data:`~dcglab.cranfield.data.UNJUDGED`) is added with gain 0. The
+    exponential table applies :func:`dcglab.gains.exponential_gain` to :data:`GRADED`.
+
+    Examples
+    --------
+    >>> gain_mapping("exponential")
+    {1: 15.0, 2: 7.0, 3: 3.0, 4: 1.0, -1: 0.0, 0: 0}
+    """
+    if isinstance(gain, str):
+        if gain not in GAIN_NAMES:
+            raise ValueError(f"gain must be one of {GAIN_NAMES} or a mapping, got {gain!r}")
+        if gain == "exponential":
+            values = exponential_gain(np.array(list(GRADED.values()), dtype=float))
+            gain = dict(zip(GRADED, values.tolist()))
+        else:
+            gain = GRADED if gain == "graded" else BINARY
+    if UNJUDGED in gain and gain[UNJUDGED] != 0:
+        raise ValueError("code 0 is reserved for unjudged documents, whose gain is 0")
+    return {**gain, UNJUDGED: 0}
+
+
+def evaluate(
+    collection: Collection,
+    ranking: Mapping[int, Sequence[int]],
+    k: int = 10,
+    gain: GainName | Mapping[int, float] = "graded",
+) -> dict[int, float]:
+    r"""Per-query nDCG@k of a ranking, with :func:`dcglab.ndcg`.
+
+    Each retrieved document gets its code from the qrels (unjudged documents
+    count 0, :func:`dcglab.judgments.run_grades`); the ideal is built from all
+    the query's judged codes, so the −1 documents are judged non-relevant.
+    Gains: a name or mapping of :func:`gain_mapping`; the discount is
+    :math:`1/\log_2(i + 1)`.
+    ``zero_idcg="error"``: no Cranfield query lacks a relevant document. A query
+    missing from ``ranking`` scores 0.
+
+    Returns
+    -------
+    dict
+        Query number → nDCG@k.
+    """
+    table = gain_mapping(gain)
+    out = {}
+    for q in collection.query_ids:
+        judged = collection.qrels.get(q, {})
+        docs = [str(d) for d in ranking.get(q, [])]
+        codes = run_grades(docs, {str(d): c for d, c in judged.items()}) if docs else [UNJUDGED]
+        value = ndcg(codes, k, judged=list(judged.values()), gain=table, zero_idcg="error")
+        out[q] = float(value)  # type: ignore[arg-type]
+    return out
+
+
+def mean(values: Mapping[int, float]) -> float:
+    """Mean over queries."""
+    return float(np.mean(list(values.values())))
+
+
+@dataclass(frozen=True)
+class DirectionChanges:
+    """Queries where system A's advantage over B flips between graded and binary gain.
+
+    With :math:`\\Delta_g = \\mathrm{A}_g - \\mathrm{B}_g` and
+    :math:`\\Delta_b = \\mathrm{A}_b - \\mathrm{B}_b` per query:
+
+    ``strict``
+        :math:`\\Delta_g \\Delta_b < 0`: one strictly positive, the other
+        strictly negative.
+    ``lenient``
+        :math:`\\operatorname{sign}\\Delta_g \\ne \\operatorname{sign}\\Delta_b`,
+        which also counts a tie under one gain and not the other.
+    """
+
+    strict: tuple[int, ...]
+    lenient: tuple[int, ...]
+
+
+def direction_changes(
+    graded: tuple[Mapping[int, float], Mapping[int, float]],
+    binary: tuple[Mapping[int, float], Mapping[int, float]],
+    tol: float = 1e-12,
+) -> DirectionChanges:
+    """Count the queries whose A-versus-B comparison changes direction.
+
+    Parameters
+    ----------
+    graded, binary : (dict, dict)
+        Per-query nDCG of systems A and B under graded and under binary gain.
+    tol : float
+        Differences within ``tol`` count as ties (sign 0).
+
+    Examples
+    --------
+    >>> direction_changes(({1: .5, 2: .4, 3: .3}, {1: .4, 2: .4, 3: .4}),
+    ...                   ({1: .3, 2: .5, 3: .2}, {1: .4, 2: .4, 3: .2}))
+    DirectionChanges(strict=(1,), lenient=(1, 2, 3))
+    """
+    (ga, gb), (ba, bb) = graded, binary
+    strict, lenient = [], []
+    for q in sorted(ga):
+        sg = _sign(ga[q] - gb[q], tol)
+        sb = _sign(ba[q] - bb[q], tol)
+        if sg * sb < 0:
+            strict.append(q)
+        if sg != sb:
+            lenient.append(q)
+    return DirectionChanges(tuple(strict), tuple(lenient))
+
+
+def _sign(x: float, tol: float) -> int:
+    return 0 if abs(x) <= tol else int(math.copysign(1, x))
+
+
+def table(
+    collection: Collection, config: Config | None = None, k: int = 10, progress: bool = False
+) -> dict[str, dict[str, float]]:
+    """Mean nDCG@k of BIM, TF-IDF and BM25 under graded and binary gain.
+
+    Returns
+    -------
+    dict
+        ``{"bim": {"graded": ..., "binary": ...}, "tfidf": ..., "bm25": ...}``.
+    """
+    index = Index.build(collection, config, progress=progress)
+    return {
+        m: {g: mean(evaluate(collection, rank(index, m), k, g)) for g in ("graded", "binary")}
+        for m in MODELS
+    }

@@ -1,0 +1,476 @@
+r"""Three retrieval models on Cranfield: the binary independence model (BIM),
+TF-IDF with cosine similarity and BM25.
+
+:class:`Index` tokenises the documents and queries (:class:`Tokeniser`, choices in
+:class:`Config`) into sparse term-frequency matrices; :func:`scores` computes a
+model's scores with a few sparse products and :func:`rank` orders the documents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Literal
+
+import numpy as np
+import scipy.sparse as sp
+
+from .data import FIELDS, Collection
+
+LUCENE_STOP_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with".split()
+)
+"""Lucene's 33 English stop words (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``)."""
+STOP_LISTS: dict[str, frozenset[str]] = {"none": frozenset(), "lucene": LUCENE_STOP_WORDS}
+"""Named stop lists a :class:`Config` may refer to."""
+
+MODELS = ("bim", "tfidf", "bm25")
+Model = Literal["bim", "tfidf", "bm25"]
+TOKEN = re.compile(r"[a-z0-9]+")
+"""A token: a run of lowercase letters and digits."""
+
+
+def _idf_rsj(N: int, n: np.ndarray) -> np.ndarray:
+    return np.log((N - n + 0.5) / (n + 0.5))
+
+
+IDF = {
+    "rsj": _idf_rsj,
+    "rsj+": lambda N, n: np.maximum(_idf_rsj(N, n), 0.0),
+    "lucene": lambda N, n: np.log1p((N - n + 0.5) / (n + 0.5)),
+    "smooth": lambda N, n: np.log((1 + N) / (1 + n)) + 1.0,
+    "plain": lambda N, n: np.log(N / n),
+    "plain+1": lambda N, n: np.log(N / n) + 1.0,
+}
+r"""Inverse document frequency variants; :math:`N` documents, :math:`n_t` contain term t.
+
+=============  ======================================================================
+``"rsj"``      :math:`\ln\frac{N - n_t + 0.5}{n_t + 0.5}` (Robertson–Spärck Jones
+               weight with no relevance information; negative when :math:`n_t > N/2`)
+``"rsj+"``     :math:`\max(0, \text{rsj})`
+``"lucene"``   :math:`\ln\bigl(1 + \frac{N - n_t + 0.5}{n_t + 0.5}\bigr)` (Lucene's BM25)
+``"smooth"``   :math:`\ln\frac{1 + N}{1 + n_t} + 1` (scikit-learn, ``smooth_idf=True``)
+``"plain"``    :math:`\ln\frac{N}{n_t}`
+``"plain+1"``  :math:`\ln\frac{N}{n_t} + 1` (scikit-learn, ``smooth_idf=False``)
+=============  ======================================================================
+"""
+
+
+@dataclass(frozen=True)
+class Config:
+    r"""Every choice behind the three models, in one place.
+
+    The defaults are the configuration that ``scripts/cranfield_search.py`` found
+    closest to the article's table (its option lists are in
+    :mod:`dcglab.cranfield.search`; the textbook BM25 with k1 = 1.2, b = 0.75 is
+    its ``standard`` row).
+
+    Attributes
+    ----------
+    fields : tuple of str
+        Document fields indexed, from ``("title", "author", "bib", "abstract")``.
+    stopwords : str
+        A name in :data:`STOP_LISTS`: ``"lucene"`` (33 words) or ``"none"``.
+    stemmer : str
+        A ``snowballstemmer`` algorithm (``"porter"``, ``"english"`` = Porter2)
+        or ``"none"``. Tokens are lowercase alphanumeric runs ``[a-z0-9]+``;
+        stop words are removed before stemming.
+    bim_idf : str
+        Term weight of the BIM, a name in :data:`IDF` (``"rsj"`` by definition).
+    bim_query : {"unique", "tf"}
+        BIM sums each distinct query term once, or once per occurrence.
+    tfidf_tf : {"raw", "log", "binary"}
+        Document term weight :math:`f(\mathrm{tf})`: tf, :math:`1 + \ln \mathrm{tf}`, or 1.
+    tfidf_idf : str
+        The idf of the TF-IDF model, a name in :data:`IDF`.
+    tfidf_query : {"binary", "tf", "binary-idf", "tf-idf"}
+        Query vector: 1 or tf per distinct term, optionally times idf.
+    bm25_k1, bm25_b : float
+        BM25's term-frequency saturation and length normalisation.
+    bm25_idf : str
+        The idf of BM25, a name in :data:`IDF`.
+    bm25_query : {"unique", "tf"}
+        BM25 sums each distinct query term once, or weights it by its query tf.
+    bm25_length : {"exact", "lucene"}
+        Document length :math:`|d|` as counted, or rounded as Lucene (8 and later)
+        stores it in one byte (:func:`lucene_length`); the mean length is exact.
+    ties : {"docid-asc", "docid-desc"}
+        Order of documents with equal scores: by increasing or decreasing
+        document number. (trec_eval uses decreasing docno, but it re-sorts runs
+        itself; here the ranking is the system's own.)
+    """
+
+    fields: tuple[str, ...] = ("title", "abstract")
+    stopwords: str = "lucene"
+    stemmer: str = "porter"
+    bim_idf: str = "rsj"
+    bim_query: Literal["unique", "tf"] = "unique"
+    tfidf_tf: Literal["raw", "log", "binary"] = "raw"
+    tfidf_idf: str = "plain+1"
+    tfidf_query: Literal["binary", "tf", "binary-idf", "tf-idf"] = "binary"
+    bm25_k1: float = 2.0
+    bm25_b: float = 0.4
+    bm25_idf: str = "rsj"
+    bm25_query: Literal["unique", "tf"] = "tf"
+    bm25_length: Literal["exact", "lucene"] = "exact"
+    ties: Literal["docid-asc", "docid-desc"] = "docid-asc"
+
+    def __post_init__(self) -> None:
+        checks = {
+            "fields": (set(self.fields) <= set(FIELDS) and len(self.fields) > 0, FIELDS),
+            "stopwords": (self.stopwords in STOP_LISTS, tuple(STOP_LISTS)),
+            "bim_idf": (self.bim_idf in IDF, tuple(IDF)),
+            "bim_query": (self.bim_query in ("unique", "tf"), ("unique", "tf")),
+            "tfidf_tf": (self.tfidf_tf in TF, tuple(TF)),
+            "tfidf_idf": (self.tfidf_idf in IDF, tuple(IDF)),
+            "tfidf_query": (self.tfidf_query in QUERY_TFIDF, tuple(QUERY_TFIDF)),
+            "bm25_idf": (self.bm25_idf in IDF, tuple(IDF)),
+            "bm25_query": (self.bm25_query in ("unique", "tf"), ("unique", "tf")),
+            "bm25_length": (self.bm25_length in ("exact", "lucene"), ("exact", "lucene")),
+            "ties": (self.ties in ("docid-asc", "docid-desc"), ("docid-asc", "docid-desc")),
+        }
+        for name, (ok, allowed) in checks.items():
+            if not ok:
+                raise ValueError(
+                    f"Config.{name} must be from {allowed}, got {getattr(self, name)!r}"
+                )
+        if not (self.bm25_k1 >= 0 and 0 <= self.bm25_b <= 1):
+            raise ValueError(f"need k1 >= 0 and 0 <= b <= 1, got {self.bm25_k1}, {self.bm25_b}")
+
+    @property
+    def tokenisation(self) -> tuple[tuple[str, ...], str, str]:
+        """The choices an :class:`Index` depends on: fields, stop list, stemmer."""
+        return self.fields, self.stopwords, self.stemmer
+
+    def describe(self) -> dict[str, object]:
+        """The configuration as a plain dict (for tables)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+TF = {
+    "raw": lambda tf: tf,
+    "log": lambda tf: 1.0 + np.log(tf),
+    "binary": lambda tf: np.ones_like(tf),
+}
+QUERY_TFIDF = {"binary": (False, False), "tf": (True, False), "binary-idf": (False, True)}
+QUERY_TFIDF["tf-idf"] = (True, True)
+
+
+class Tokeniser:
+    """Lowercase alphanumeric runs, stop words removed, then stemmed.
+
+    Stems are cached, so each distinct word is stemmed once.
+
+    Examples
+    --------
+    >>> Tokeniser("lucene", "porter")("The flows of a Heated wing, 2 Mach.")
+    ['flow', 'heat', 'wing', '2', 'mach']
+    """
+
+    def __init__(self, stopwords: str = "lucene", stemmer: str = "porter") -> None:
+        self.stopwords = STOP_LISTS[stopwords]
+        if stemmer == "none":
+            self._stem = None
+        else:
+            import snowballstemmer
+
+            self._stem = snowballstemmer.stemmer(stemmer).stemWord
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, text: str) -> list[str]:
+        words = [w for w in TOKEN.findall(text.lower()) if w not in self.stopwords]
+        if self._stem is None:
+            return words
+        cache, stem = self._cache, self._stem
+        return [cache[w] if w in cache else cache.setdefault(w, stem(w)) for w in words]
+
+
+PROGRESS_DELAY = 1.0
+"""Seconds before a progress bar appears (a quick step shows none)."""
+
+
+def _progress(iterable, progress: bool, desc: str, total: int | None = None):
+    if not progress:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, desc=desc, total=total, delay=PROGRESS_DELAY)
+
+
+@dataclass(frozen=True)
+class Index:
+    """Term-frequency matrices of the documents and the queries.
+
+    Attributes
+    ----------
+    config : Config
+        The configuration the index was built with (its :attr:`Config.tokenisation`).
+    vocabulary : dict
+        Term → column.
+    tf : scipy.sparse.csr_matrix
+        ``tf[d - 1, t]``: occurrences of term t in document d (float).
+    qtf : scipy.sparse.csr_matrix
+        ``qtf[q - 1, t]``: occurrences of term t in query q; query words that occur
+        in no document are dropped (they score 0 in every model).
+    df : numpy.ndarray
+        :math:`n_t`, the number of documents containing term t.
+    length : numpy.ndarray
+        :math:`|d|`, indexed tokens per document.
+    """
+
+    config: Config
+    vocabulary: dict[str, int]
+    tf: sp.csr_matrix
+    qtf: sp.csr_matrix
+    df: np.ndarray
+    length: np.ndarray
+
+    @property
+    def n_docs(self) -> int:
+        """:math:`N`, the number of documents."""
+        return self.tf.shape[0]
+
+    @classmethod
+    def build(
+        cls, collection: Collection, config: Config | None = None, progress: bool = False
+    ) -> Index:
+        """Tokenise the collection's documents and queries.
+
+        Parameters
+        ----------
+        collection : Collection
+        config : Config, optional
+            Its ``fields``, ``stopwords`` and ``stemmer`` are used; default :class:`Config`.
+        progress : bool
+            Show a tqdm progress bar if indexing takes more than a second.
+        """
+        config = config or Config()
+        tokenise = Tokeniser(config.stopwords, config.stemmer)
+        vocabulary: dict[str, int] = {}
+        docs = []
+        for doc in _progress(collection.docs, progress, "indexing Cranfield"):
+            text = "\n".join(getattr(doc, f) for f in config.fields)
+            docs.append([vocabulary.setdefault(t, len(vocabulary)) for t in tokenise(text)])
+        queries = [
+            [vocabulary[t] for t in tokenise(q) if t in vocabulary] for q in collection.queries
+        ]
+        tf = _count_matrix(docs, len(vocabulary))
+        return cls(
+            config=config,
+            vocabulary=vocabulary,
+            tf=tf,
+            qtf=_count_matrix(queries, len(vocabulary)),
+            df=np.diff(tf.tocsc().indptr).astype(float),
+            length=np.asarray(tf.sum(axis=1)).ravel(),
+        )
+
+
+def _count_matrix(rows: Sequence[Sequence[int]], n_terms: int) -> sp.csr_matrix:
+    indptr = np.cumsum([0] + [len(r) for r in rows])
+    indices = np.fromiter((t for r in rows for t in r), dtype=np.int64, count=indptr[-1])
+    data = np.ones(len(indices))
+    m = sp.csr_matrix((data, indices, indptr), shape=(len(rows), n_terms))
+    m.sum_duplicates()
+    return m
+
+
+def _with_data(m: sp.csr_matrix, data: np.ndarray) -> sp.csr_matrix:
+    return sp.csr_matrix((data, m.indices, m.indptr), shape=m.shape)
+
+
+def bim_scores(index: Index, config: Config) -> np.ndarray:
+    r"""Binary independence model without relevance information.
+
+    .. math::
+
+        s(q, d) = \sum_{t \in q \cap d} w_t, \qquad
+        w_t = \ln\frac{N - n_t + 0.5}{n_t + 0.5}
+
+    the Robertson–Spärck Jones weight with no relevant documents known
+    (``Config.bim_idf="rsj"``; other :data:`IDF` names are accepted for the
+    search). Documents are binary: a term counts once however often it occurs.
+    Query terms count once each (``bim_query="unique"``) or once per occurrence.
+
+    Returns
+    -------
+    numpy.ndarray
+        Scores, queries × documents.
+    """
+    w = IDF[config.bim_idf](index.n_docs, index.df)
+    q = index.qtf if config.bim_query == "tf" else _with_data(index.qtf, np.ones(index.qtf.nnz))
+    d = _with_data(index.tf, np.ones(index.tf.nnz))
+    return np.asarray((q @ sp.diags(w) @ d.T).todense())
+
+
+def tfidf_scores(index: Index, config: Config) -> np.ndarray:
+    r"""Vector-space model: cosine of TF-IDF vectors.
+
+    .. math::
+
+        d_t = f(\mathrm{tf}_{t,d})\,\mathrm{idf}_t, \qquad
+        q_t = g(\mathrm{qtf}_t)\,[\mathrm{idf}_t], \qquad
+        s(q, d) = \frac{\sum_t q_t d_t}{\lVert q \rVert_2\,\lVert d \rVert_2}
+
+    with :math:`f` from ``Config.tfidf_tf`` (raw tf, :math:`1 + \ln \mathrm{tf}` or 1),
+    :math:`\mathrm{idf}` from ``Config.tfidf_idf`` (default
+    :math:`\ln\frac{N}{n_t} + 1`, scikit-learn's ``smooth_idf=False``), and the query vector from
+    ``Config.tfidf_query``: :math:`g` is 1 (``"binary"``) or qtf (``"tf"``), times
+    idf for ``"binary-idf"`` and ``"tf-idf"``. Dividing by :math:`\lVert q \rVert`
+    does not change a query's ranking; it keeps scores in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        Scores, queries × documents.
+    """
+    idf = IDF[config.tfidf_idf](index.n_docs, index.df)
+    d = _with_data(index.tf, TF[config.tfidf_tf](index.tf.data) * idf[index.tf.indices])
+    d = sp.diags(1.0 / _norms(d)) @ d
+    use_tf, use_idf = QUERY_TFIDF[config.tfidf_query]
+    qdata = index.qtf.data.copy() if use_tf else np.ones(index.qtf.nnz)
+    if use_idf:
+        qdata = qdata * idf[index.qtf.indices]
+    q = _with_data(index.qtf, qdata)
+    q = sp.diags(1.0 / _norms(q)) @ q
+    return np.asarray((q @ d.T).todense())
+
+
+def _norms(m: sp.csr_matrix) -> np.ndarray:
+    n = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    return np.where(n > 0, n, 1.0)
+
+
+def bm25_scores(index: Index, config: Config) -> np.ndarray:
+    r"""Okapi BM25.
+
+    .. math::
+
+        s(q, d) = \sum_{t \in q} c_t\,\mathrm{idf}_t\,
+        \frac{\mathrm{tf}_{t,d}\,(k_1 + 1)}
+             {\mathrm{tf}_{t,d} + k_1\,\bigl(1 - b + b\,|d| / \overline{|d|}\bigr)}
+
+    with :math:`k_1` = ``Config.bm25_k1``, :math:`b` = ``Config.bm25_b``,
+    :math:`|d|` the number of indexed tokens of d and :math:`\overline{|d|}` its
+    mean (``Config.bm25_length="lucene"`` rounds :math:`|d|` as Lucene stores
+    it, :func:`lucene_length`); :math:`\mathrm{idf}` from ``Config.bm25_idf`` (default the RSJ
+    weight :math:`\ln\frac{N - n_t + 0.5}{n_t + 0.5}`; Lucene's is
+    :math:`\ln(1 + \frac{N - n_t + 0.5}{n_t + 0.5})`); :math:`c_t` is the query
+    tf of t (``bm25_query="tf"``) or 1 for each distinct query term.
+
+    Returns
+    -------
+    numpy.ndarray
+        Scores, queries × documents.
+    """
+    k1, b = config.bm25_k1, config.bm25_b
+    idf = IDF[config.bm25_idf](index.n_docs, index.df)
+    tf = index.tf
+    length = lucene_length(index.length) if config.bm25_length == "lucene" else index.length
+    norm = k1 * (1 - b + b * length / index.length.mean())
+    rows = np.repeat(np.arange(tf.shape[0]), np.diff(tf.indptr))
+    data = tf.data * (k1 + 1) / (tf.data + norm[rows]) * idf[tf.indices]
+    q = index.qtf if config.bm25_query == "tf" else _with_data(index.qtf, np.ones(index.qtf.nnz))
+    return np.asarray((q @ _with_data(tf, data).T).todense())
+
+
+def lucene_length(length: np.ndarray) -> np.ndarray:
+    """Document lengths as Lucene 8+ keeps them: one byte, ``SmallFloat.intToByte4``.
+
+    Lengths below 24 are exact; larger ones keep 4 significant bits beyond 24
+    and are rounded down (``byte4ToInt(intToByte4(n))``).
+
+    Examples
+    --------
+    >>> lucene_length(np.array([23, 24, 40, 100, 130])).tolist()
+    [23.0, 24.0, 40.0, 96.0, 128.0]
+    """
+    free = 24  # 255 - longToInt4(Integer.MAX_VALUE)
+    out = []
+    for n in np.asarray(length, dtype=np.int64).tolist():
+        i = n - free
+        if i < 0:
+            out.append(n)
+            continue
+        bits = i.bit_length()
+        shift = max(bits - 4, 0)
+        out.append(free + ((i >> shift) << shift))  # keep the top 4 bits of n - 24
+    return np.array(out, dtype=float)
+
+
+SCORERS = {"bim": bim_scores, "tfidf": tfidf_scores, "bm25": bm25_scores}
+
+
+def scores(index: Index, model: Model, config: Config | None = None) -> np.ndarray:
+    """Score every document for every query with one model.
+
+    Parameters
+    ----------
+    index : Index
+    model : {"bim", "tfidf", "bm25"}
+    config : Config, optional
+        Model parameters; by default the index's own. Its tokenisation must
+        equal the index's.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``scores[q - 1, d - 1]``.
+    """
+    config = config or index.config
+    if model not in SCORERS:
+        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+    if config.tokenisation != index.config.tokenisation:
+        raise ValueError("config's fields, stopwords and stemmer differ from the index's")
+    return SCORERS[model](index, config)
+
+
+def matches(index: Index) -> np.ndarray:
+    """Boolean matrix: query q shares at least one indexed term with document d."""
+    q = _with_data(index.qtf, np.ones(index.qtf.nnz))
+    d = _with_data(index.tf, np.ones(index.tf.nnz))
+    return np.asarray((q @ d.T).todense()) > 0
+
+
+def rank(
+    index: Index,
+    model: Model,
+    top: int | None = 100,
+    config: Config | None = None,
+    progress: bool = False,
+) -> dict[int, list[int]]:
+    """Rank the documents for every query.
+
+    Only documents sharing at least one term with the query are retrieved.
+    They are ordered by score, highest first; equal scores are ordered by
+    document number as ``Config.ties`` says.
+
+    Parameters
+    ----------
+    index : Index
+    model : {"bim", "tfidf", "bm25"}
+    top : int or None
+        How many documents to keep per query (all matching ones if ``None``).
+    config : Config, optional
+        Model parameters; by default the index's own.
+    progress : bool
+        Show a tqdm progress bar if ranking takes more than a second.
+
+    Returns
+    -------
+    dict
+        Query number → document numbers, best first.
+    """
+    config = config or index.config
+    s = scores(index, model, config)
+    hit = matches(index)
+    ids = np.arange(1, index.n_docs + 1)
+    if config.ties == "docid-desc":
+        s, hit, ids = s[:, ::-1], hit[:, ::-1], ids[::-1]
+    ranking = {}
+    for i in _progress(range(s.shape[0]), progress, f"ranking ({model})"):
+        cand = np.flatnonzero(hit[i])
+        order = cand[np.argsort(-s[i, cand], kind="stable")]  # stable: ties keep id order
+        ranking[i + 1] = ids[order[:top]].tolist()
+    return ranking

@@ -1,0 +1,134 @@
+"""Accessibility and phones, on the built static site (WCAG 2.1 AA).
+
+* axe-core (pinned in package.json, vendored into ``_static/dcglab-vendor/axe-core/``
+  by scripts/vendor_assets.py) finds no serious or critical violation on any page,
+  in light or in dark mode, once the explorers have rendered.
+* The explorers' charts: ``role="img"`` with a name that states numbers; every mark
+  (line, point, bar, hatch, cutoff marker) has at least 3:1 against the explorer's
+  background and every chart label 4.5:1, in both modes (axe does not look inside SVG).
+* Wide tables sit in a labelled, focusable box that scrolls on its own.
+* At 390x844 (a phone) no page scrolls sideways.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sitekit import PAGES, explorer_roots, new_page, open_page, settle
+
+AXE = "_static/dcglab-vendor/axe-core/axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+MODES = ["light", "dark"]
+
+
+@pytest.fixture(scope="module")
+def axe_url(site_dir, http_server, skip_or_fail) -> str:
+    if not (site_dir / AXE).is_file():
+        skip_or_fail(f"{AXE} missing: the site was built without npm's axe-core")
+    return http_server + AXE
+
+
+def axe_violations(page, axe_url: str) -> list[str]:
+    """Serious and critical axe-core violations of the page, one line per rule."""
+    page.add_script_tag(url=axe_url)
+    result = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", AXE_TAGS
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("rel", PAGES)
+def test_axe_finds_no_serious_violation(browser, http_server, axe_url, rel, mode):
+    with new_page(browser, http_server, mode=mode) as page:
+        open_page(page, rel)
+        settle(page)
+        assert page.evaluate("document.documentElement.dataset.theme") == mode
+        assert axe_violations(page, axe_url) == []
+
+
+# Contrast of chart marks, computed in the page from the rendered colours.
+CHART_CONTRAST_JS = """
+root => {
+  const rgb = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const v = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return v.length > 3 && v[3] === 0 ? null : v.slice(0, 3);
+  };
+  const lum = ([r, g, b]) => {
+    const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const bg = rgb(getComputedStyle(root).backgroundColor);
+  const low = [];
+  for (const svg of root.querySelectorAll('svg.dcglab-chart')) {
+    for (const e of svg.querySelectorAll('polyline, circle, rect, line, text')) {
+      const cs = getComputedStyle(e);
+      const paint = e.tagName === 'text' ? cs.fill
+        : ['polyline', 'line'].includes(e.tagName) || cs.fill === 'none' ? cs.stroke : cs.fill;
+      const c = rgb(paint);
+      if (!c || Number(cs.fillOpacity) < 1 && !['polyline', 'line'].includes(e.tagName)) continue;
+      const need = e.tagName === 'text' ? 4.5 : 3;
+      const r = ratio(c, bg);
+      if (r < need) low.push(`${e.tagName} ${paint} on ${bg}: ${r.toFixed(2)}`);
+    }
+  }
+  return {bg, low};
+}
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_charts_are_named_and_their_marks_contrast(browser, http_server, site_dir, mode):
+    pages = [p for p in PAGES if p.startswith("chapters/")]
+    charts = 0
+    with new_page(browser, http_server, mode=mode) as page:
+        for rel in pages:
+            open_page(page, rel)
+            for root in explorer_roots(page) if page.locator(".dcglab-explorer").count() else []:
+                name = root.get_attribute("data-explorer")
+                for svg in root.locator("svg").all():
+                    charts += 1
+                    assert svg.get_attribute("role") == "img", name
+                    label = svg.get_attribute("aria-label") or ""
+                    assert any(ch.isdigit() for ch in label), (name, label)
+                    assert svg.get_attribute("width") is None, f"{name}: fixed chart width"
+                    assert svg.get_attribute("viewBox"), name
+                out = root.evaluate(f"root => ({CHART_CONTRAST_JS})(root)")
+                assert out["low"] == [], (rel, name, out["low"][:5])
+                for table in root.locator("table").all():
+                    box = table.locator("xpath=..")
+                    assert box.get_attribute("role") == "region", name
+                    assert box.get_attribute("aria-label"), name
+                    assert box.get_attribute("tabindex") == "0", name
+    assert charts > 0
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_no_sideways_scroll_on_a_phone(browser, http_server, site_dir, rel):
+    with new_page(browser, http_server, width=390, height=844) as page:
+        open_page(page, rel)
+        settle(page)
+        wide = page.evaluate(
+            """() => {
+              const w = document.documentElement.clientWidth;
+              return {scroll: document.documentElement.scrollWidth, width: w,
+                      culprits: Array.from(document.querySelectorAll('body *'))
+                        .filter((e) => e.getBoundingClientRect().right > w + 1
+                                       && e.offsetParent !== null
+                                       && !e.closest('.dcglab-scroll, pre, .MathJax, mjx-container'
+                                                     + ', .table-wrapper, .bd-sidebar-primary'
+                                                     + ', .bd-sidebar-secondary'))
+                        .slice(0, 5).map((e) => e.tagName + '.' + e.className)};
+            }"""
+        )
+        assert wide["scroll"] <= wide["width"], wide
