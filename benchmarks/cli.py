@@ -7,9 +7,11 @@ Writes a seeded TREC workload (Q queries x D documents, scores rounded to three
 decimals so that many tie, about 100 judged documents per query graded 0-3,
 half of them retrieved), then times each tool as a fresh process that reads the
 two files and prints nDCG@10 and nDCG for every query: wall time and peak
-memory (the child's maximum resident set size). Each tool runs ``--repeat``
-times and its best time is kept (a shared machine is noisy); peak memory is the
-largest seen. Per-query values are checked against dcglab's: trec_eval's
+memory (the child's maximum resident set size), and CPU time (user + system
+over all threads), which a busy machine disturbs less than wall time. The tools
+run in turns, ``--repeat`` rounds (``--peer-repeat`` for the slow Python
+peers), and each tool's best time is kept (a shared machine is noisy); peak
+memory is the largest seen. Per-query values are checked against dcglab's: trec_eval's
 printed 4-decimal values must equal ours formatted the same way, the Python
 peers must agree within 1e-12 (ranx breaks score ties its own way: the number
 of queries that differ is shown). Ratios are the tool's time (memory) over dcglab's.
@@ -65,7 +67,8 @@ t = time.perf_counter()
 with open(sys.argv[1], "w") as out:
     code = subprocess.run(sys.argv[2:], stdout=out).returncode
 wall = time.perf_counter() - t
-print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(wall, use.ru_utime + use.ru_stime, use.ru_maxrss, code)
 """
 
 
@@ -110,15 +113,16 @@ def write_workload(folder: Path, n_queries: int, n_docs: int, seed: int = 202612
     ).write_csv(folder / "qrels.txt", separator=" ", include_header=False)
 
 
-def timed(command: list[str], out: Path) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (MB) of ``command`` run as a child process."""
+def timed(command: list[str], out: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system, all threads) and peak resident
+    memory (MB) of ``command`` run as a child process."""
     proc = subprocess.run(
         [sys.executable, "-c", LAUNCH, str(out), *command], capture_output=True, text=True
     )
-    wall, rss_kb, code = proc.stdout.split()
+    wall, cpu, rss_kb, code = proc.stdout.split()
     if int(code) != 0:
         raise RuntimeError(f"{command[:3]} failed: {proc.stderr[-500:]}")
-    return float(wall), int(rss_kb) / 1024
+    return float(wall), float(cpu), int(rss_kb) / 1024
 
 
 def read_trec_output(path: Path) -> dict[str, dict[str, str]]:
@@ -188,17 +192,20 @@ def main() -> None:
                 str(folder / f"{name}.json"),
             ]
 
-    results: dict[str, tuple[float, float]] = {}
-    outputs: dict[str, Path] = {}
-    for name, command in tools.items():
-        repeat = args.repeat if name in ("dcglab", "trec_eval") else args.peer_repeat
-        best, peak = float("inf"), 0.0
-        for _ in range(repeat):
-            out = folder / f"{name}.out"
-            wall, mem = timed(command, out)
-            best, peak = min(best, wall), max(peak, mem)
-        results[name], outputs[name] = (best, peak), out
-        print(f"  {name:12} best of {repeat}: {best:7.2f} s  {peak:6.0f} MB", flush=True)
+    # Round robin, so that every tool sees the same (shared, noisy) machine.
+    best = {name: (float("inf"), float("inf"), 0.0) for name in tools}
+    outputs = {name: folder / f"{name}.out" for name in tools}
+    runs = {name: 0 for name in tools}
+    for round_ in range(max(args.repeat, args.peer_repeat)):
+        for name, command in tools.items():
+            repeat = args.repeat if name in ("dcglab", "trec_eval") else args.peer_repeat
+            if round_ >= repeat:
+                continue
+            wall, cpu, mem = timed(command, outputs[name])
+            w, c, m = best[name]
+            best[name], runs[name] = (min(w, wall), min(c, cpu), max(m, mem)), runs[name] + 1
+            print(f"  round {round_ + 1} {name:12} {wall:7.2f} s  cpu {cpu:7.2f} s  {mem:5.0f} MB")
+    results = best
 
     ours: dict[str, list[float]] = {}
     for line in outputs["dcglab"].read_text().splitlines()[1:]:
@@ -227,16 +234,20 @@ def main() -> None:
             return f"{n:,} of {len(ours):,} queries differ (ranx breaks score ties its own way)"
         return f"max |diff| {diff.max():.1e}" + (" ok" if diff.max() <= 1e-12 else " DIFFERENT")
 
-    base_t, base_m = results["dcglab"]
-    head = f"{'x dcglab time':>14} {'x dcglab MB':>12}"
-    print(f"\n{'tool':12} {'time s':>8} {'peak MB':>8} {head}  values")
-    for name, (t, m) in results.items():
-        print(f"{name:12} {t:8.2f} {m:8.0f} {t / base_t:14.2f} {m / base_m:12.2f}  {check(name)}")
-    if "trec_eval" in results:
-        t, m = results["trec_eval"]
+    base_t, base_c, base_m = results["dcglab"]
+    print(f"\nbest of {args.repeat} runs (dcglab, trec_eval) or {args.peer_repeat} (peers):")
+    head = f"{'x dcglab wall':>14} {'x dcglab cpu':>13} {'x dcglab MB':>12}"
+    print(f"{'tool':12} {'wall s':>7} {'cpu s':>7} {'peak MB':>8} {head}  values")
+    for name, (t, c, m) in results.items():
         print(
-            f"\ndcglab is {t / base_t:.1f}x as fast as trec_eval's C binary and uses "
-            f"{base_m / m:.2f}x its peak memory"
+            f"{name:12} {t:7.2f} {c:7.2f} {m:8.0f} {t / base_t:14.2f} {c / base_c:13.2f} "
+            f"{m / base_m:12.2f}  {check(name)}"
+        )
+    if "trec_eval" in results:
+        t, c, m = results["trec_eval"]
+        print(
+            f"\ndcglab against trec_eval's C binary: {t / base_t:.1f}x as fast (wall), "
+            f"{c / base_c:.1f}x less CPU time, {base_m / m:.2f}x its peak memory"
         )
 
 

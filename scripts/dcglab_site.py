@@ -17,6 +17,9 @@
    * sphinxcontrib-bibtex's citation list: ``role="list"`` whose entries carry the
      deprecated ``doc-biblioentry`` role, so the list had no list items; entries
      become ``role="listitem"``.
+   * every table of a page (Markdown tables, pandas outputs) sits in a labelled,
+     focusable box that scrolls sideways on its own, so that no page scrolls
+     sideways on a phone (WCAG 1.4.10 reflow; 2.1.1 keyboard for the scroll).
    * the theme's search field and colour-mode buttons: overridden in ``_templates/``.
    * ``site_js/dcglab_site.css`` (link contrast in exercise boxes, explorers in dark
      mode, phones) is added to every page.
@@ -24,7 +27,9 @@
 
 from __future__ import annotations
 
+import html
 import os
+import re
 
 import vendor_assets
 from sphinx.util import logging
@@ -71,11 +76,35 @@ BODY_FIXES = (
 )
 
 
+TABLE = re.compile(r"<table\b.*?</table>", re.S)
+CAPTION = re.compile(r"<caption\b[^>]*>(.*?)</caption>", re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def scroll_tables(body: str) -> str:
+    """Wrap each table in ``<div class="dcglab-table-scroll" role="region" tabindex="0">``,
+    named by its caption or by its number on the page."""
+    count = 0
+
+    def wrap(match: re.Match) -> str:
+        nonlocal count
+        count += 1
+        caption = CAPTION.search(match.group(0))
+        text = " ".join(html.unescape(TAG.sub("", caption.group(1))).split()) if caption else ""
+        label = html.escape(text or f"Table {count}", quote=True)
+        return (
+            f'<div class="dcglab-table-scroll" role="region" aria-label="{label}" tabindex="0">'
+            f"{match.group(0)}</div>"
+        )
+
+    return TABLE.sub(wrap, body)
+
+
 def fix_markup(body: str) -> str:
-    """Apply :data:`BODY_FIXES` to a page body."""
+    """Apply :data:`BODY_FIXES` and :func:`scroll_tables` to a page body."""
     for old, new in BODY_FIXES:
         body = body.replace(old, new)
-    return body
+    return scroll_tables(body)
 
 
 def _fix_body(app, pagename, templatename, context, doctree) -> None:

@@ -48,6 +48,10 @@ def _pages() -> list[str]:
 
 PAGES = _pages()
 CHAPTERS = [p for p in PAGES if p.startswith("chapters/")]
+#: Pages whose saved widget state holds views: every one of them is an explorer.
+EXPLORER_PAGES = [
+    p for p in PAGES if (SITE / p).is_file() and "widget-view+json" in (SITE / p).read_text()
+]
 
 
 # --- pages ------------------------------------------------------------------

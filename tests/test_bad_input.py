@@ -53,8 +53,7 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> N
         assert needle in lines[0], (needle, lines[0])
 
 
-def pytrec(qrels_text: str, run_text: str, measures: set[str]) -> dict:
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+def pytrec(pytrec_eval, qrels_text: str, run_text: str, measures: set[str]) -> dict:
     j, r = {}, {}
     for line in qrels_text.splitlines():
         q, _, d, g = line.split()
@@ -228,7 +227,7 @@ def test_a_qrels_line_with_an_extra_field_is_an_error(write):
     assert_one_line_error(cli(qrels, write("run.txt", RUN)), "qrels.txt:1", "got 5")
 
 
-def test_extra_run_fields_are_ignored_as_trec_eval_does(write):
+def test_extra_run_fields_are_ignored_as_trec_eval_does(write, require):
     """Every line with one or several extra fields: read as the first six."""
     plain = write("run.txt", RUN)
     extra = write("extra.txt", "".join(f"{line} more junk\n" for line in RUN.splitlines()))
@@ -238,7 +237,7 @@ def test_extra_run_fields_are_ignored_as_trec_eval_does(write):
     for path in (extra, one):
         got = evaluate(qrels, path, ["ndcg", "P.2"], zero_idcg="zero").per_query
         pd.testing.assert_frame_equal(got, want)
-    theirs = pytrec(QRELS, RUN, {"ndcg", "P_2"})
+    theirs = pytrec(require("pytrec_eval"), QRELS, RUN, {"ndcg", "P_2"})
     for q, row in want.iterrows():
         assert row["ndcg"] == pytest.approx(theirs[q]["ndcg"], abs=1e-12)
         assert row["P_2"] == pytest.approx(theirs[q]["P_2"], abs=1e-12)
@@ -248,6 +247,9 @@ def test_extra_run_fields_are_ignored_as_trec_eval_does(write):
     ("text", "needle"),
     [
         ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 tag\n", ":2: a run line has 6 fields"),
+        # five fields, one doubled space: an empty Q0 or rank must not pass unseen
+        ("q1 Q0 d1 1 2.5 tag\nq1  d2 2 2.0 tag\n", ":2: a run line has 6 fields"),
+        ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2  2.0 tag\n", ":2: a run line has 6 fields"),
         ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 high tag\n", ":2: score 'high' is not a number"),
         ("q1 Q0 d1 1 nan tag\n", ":1: score 'nan' is not finite"),
         ("q1 Q0 d1 1 -inf tag\n", ":1: score '-inf' is not finite"),
@@ -324,10 +326,10 @@ def test_the_fast_path_takes_single_separators_only(write):
     assert single_separator(write("d", WHITESPACE["runs of spaces"](RUN))) == b" "
 
 
-def test_general_path_agrees_with_pytrec_eval(write):
+def test_general_path_agrees_with_pytrec_eval(write, require):
     messy = WHITESPACE["mixed"](RUN)
     res = evaluate(write("q", QRELS), write("r", messy), ["ndcg", "ndcg_cut.2"], zero_idcg="zero")
-    theirs = pytrec(QRELS, RUN, {"ndcg", "ndcg_cut_2"})
+    theirs = pytrec(require("pytrec_eval"), QRELS, RUN, {"ndcg", "ndcg_cut_2"})
     for q, row in res.per_query.iterrows():
         assert row["ndcg"] == pytest.approx(theirs[q]["ndcg"], abs=1e-12)
         assert row["ndcg_cut_2"] == pytest.approx(theirs[q]["ndcg_cut_2"], abs=1e-12)
@@ -425,3 +427,23 @@ def test_cli_in_process_returns_2(write, capsys):
     assert main([str(write("q", "q1 0 a 1\n")), str(write("r", "q1 Q0 a 1 x t\n"))]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dcglab: error: ") and ":1: score 'x' is not a number" in err
+
+
+def test_the_general_path_reads_in_chunks_the_same(write):
+    """Cut into pieces of a few bytes (some holding only comments), the general
+    path gives the table it gives in one piece."""
+    from dcglab.trec import _general
+
+    raw = WHITESPACE["blank lines and comments"](WHITESPACE["mixed"](RUN)).encode()
+    whole = _general(raw, "run")
+    for chunk in (1, 7, 40, 1000):
+        assert _general(raw, "run", chunk=chunk).equals(whole)
+    assert whole.get_column("docno").to_list() == [line.split()[2] for line in RUN.splitlines()]
+
+
+@pytest.mark.parametrize("k", ["abc", "5", math.inf, math.nan, 2.5, 0, -1, True, [3]])
+def test_single_query_cutoffs_name_k(k):
+    from dcglab import ndcg
+
+    with pytest.raises(ValueError, match=r"k must be an integer >= 1, got "):
+        ndcg([3, 2, 1], k)

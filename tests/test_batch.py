@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dcglab.batch import _lexicographic_codes as lexicographic_codes
 from dcglab.batch import evaluate, prepare
 from dcglab.cli import main
+from dcglab.codes import lexicographic_codes
 from dcglab.trec import read_qrels, read_run
 
 TOL = 1e-12

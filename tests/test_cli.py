@@ -69,8 +69,8 @@ def ours(capsys, qpath, rpath, *options) -> dict[str, dict[str, float]]:
         (["-J", "-l2"], {"judged_docs_only_flag": True, "relevance_level": 2}),
     ],
 )
-def test_options_agree_with_pytrec_eval(capsys, workload, options, kwargs):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+def test_options_agree_with_pytrec_eval(capsys, workload, options, kwargs, require):
+    pytrec_eval = require("pytrec_eval")
     qpath, rpath, qrels, run = workload
     theirs = pytrec_eval.RelevanceEvaluator(qrels, NAMES, **kwargs).evaluate(run)
     mine = ours(capsys, qpath, rpath, *options)
@@ -93,8 +93,8 @@ def trec_top(run: dict[str, dict[str, float]], m: int) -> dict[str, dict[str, fl
 
 
 @pytest.mark.parametrize("m", [1, 3, 7])
-def test_M_keeps_the_top_documents_in_trec_order(capsys, workload, m):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+def test_M_keeps_the_top_documents_in_trec_order(capsys, workload, m, require):
+    pytrec_eval = require("pytrec_eval")
     qpath, rpath, qrels, run = workload
     theirs = pytrec_eval.RelevanceEvaluator(qrels, NAMES).evaluate(trec_top(run, m))
     mine = ours(capsys, qpath, rpath, "-M", str(m))

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from dcglab.batch import evaluate as batch_evaluate
-from dcglab.engines import evaluate, evaluation_sql, local_spark
+from dcglab.engines import evaluate, evaluate_files, evaluation_sql, local_spark
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -139,6 +139,21 @@ def test_duckdb_reads_files_and_relations(data, tmp_path):
     assert con.sql("SELECT COUNT(*) FROM duckdb_views() WHERE NOT internal").fetchall() == [(0,)]
 
 
+def test_command_line_entry_point(data, tmp_path):
+    """evaluate_files takes batch.evaluate's keywords, so the CLI can call either."""
+    qrels, run = data
+    qrels_txt, run_txt = tmp_path / "qrels", tmp_path / "run"
+    qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    run_txt.write_text(
+        "".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(index=False))
+    )
+    kw = {"zero_idcg": "zero", "negative_grades": "unjudged", "missing": "zero", "max_docs": 20}
+    ours = evaluate_files(qrels_txt, run_txt, MEASURES, engine="duckdb", relevance_level=2, **kw)
+    assert_same(ours.per_query, batch(qrels, run, **kw))
+    with pytest.raises(ValueError, match="engine must be one of"):
+        evaluate_files(qrels_txt, run_txt, MEASURES, engine="python")
+
+
 @pytest.mark.parametrize(
     "change, match",
     [
@@ -191,6 +206,7 @@ def test_sql_is_shared_and_divides_nothing():
     assert "POWER" not in text and "NULLIF" not in text
 
 
+@pytest.mark.slow
 def test_import_dcglab_needs_no_engine():
     code = (
         "import sys, dcglab, dcglab.engines; "
@@ -225,24 +241,25 @@ def spark():
 
 @pytest.mark.slow
 def test_spark_equals_batch(spark, data, tmp_path):
-    """Spark DataFrames, a Parquet path and a TREC file, under three conventions."""
+    """Spark DataFrames under -c; a Parquet run and a tab-separated TREC qrels file
+    under averaged ties, the ideal from the retrieved documents and -M."""
     qrels, run = data
     qrels = clip(qrels, {})
-    sq = spark.createDataFrame(
-        list(qrels.itertuples(index=False)), "qid STRING, docno STRING, grade INT"
-    )
+    schema = "qid STRING, docno STRING, grade INT"
+    sq = spark.createDataFrame(list(qrels.itertuples(index=False)), schema)
     sr = spark.createDataFrame(
         list(run.itertuples(index=False)), "qid STRING, docno STRING, score DOUBLE"
     )
-    for kw in [CONVENTIONS[1], CONVENTIONS[3], CONVENTIONS[4]]:
-        ours = evaluate(sq, sr, MEASURES, engine="spark", **kw).per_query
-        assert_same(ours, batch(qrels, run, **kw))
+    kw = {"zero_idcg": "zero", "missing": "zero"}
+    ours = evaluate(sq, sr, MEASURES, engine="spark", **kw).per_query
+    assert_same(ours, batch(qrels, run, **kw))
     run_pq = tmp_path / "run.parquet"
     sr.write.parquet(str(run_pq))
     qrels_txt = tmp_path / "qrels.txt"
     qrels_txt.write_text("".join(f"{q}\t0  {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
-    ours = evaluate(qrels_txt, run_pq, MEASURES, engine="spark", spark=spark, zero_idcg="zero")
-    assert_same(ours.per_query, batch(qrels, run, zero_idcg="zero"))
+    kw = {"zero_idcg": "one", "ties": "average", "ideal": "retrieved", "max_docs": 12}
+    ours = evaluate(qrels_txt, run_pq, MEASURES, engine="spark", spark=spark, **kw)
+    assert_same(ours.per_query, batch(qrels, run, **kw))
 
 
 def trec_lists(qrels, run, order_labels_by, docno_descending=True):

@@ -16,7 +16,7 @@ import json
 import zlib
 
 import pytest
-from sitekit import CHAPTERS, CONTROL_CHECK_JS, explorer_roots, open_page, python_mismatches
+from sitekit import CONTROL_CHECK_JS, EXPLORER_PAGES, explorer_roots, open_page, python_mismatches
 
 RANDOM_STATES = 20
 # chapter 5's nine-document multisets take seconds per state
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.timeout(1800)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rel", CHAPTERS)
+@pytest.mark.parametrize("rel", EXPLORER_PAGES)
 def test_no_dead_controls(page, site_dir, rel):
     open_page(page, rel)
     roots = explorer_roots(page)
@@ -48,7 +48,7 @@ def test_no_dead_controls(page, site_dir, rel):
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("rel", CHAPTERS)
+@pytest.mark.parametrize("rel", EXPLORER_PAGES)
 def test_one_live_region_updated_in_place(page, site_dir, rel):
     open_page(page, rel)
     for root in explorer_roots(page):

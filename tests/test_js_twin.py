@@ -68,7 +68,8 @@ def twin(browser):
         + "\nwindow.twin = {gainValue, weights, dcgCurve, idealOrder, curves, cg, averagePrecision,"
         " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals,"
         " meanNdcg, swapDeltas, discountedGains, ndcgRatio, ndcgAt, mean, countDrops,"
-        " rbpWeights, errWeights, ndcgWeights, bestSwap, decodeCodes, directionChanges, LOG2};",
+        " rbpWeights, errWeights, ndcgWeights, bestSwap, decodeCodes, directionChanges, LOG2,"
+        " relativeWeight};",
     )
     page.wait_for_function("window.twin !== undefined")
     yield page
@@ -137,6 +138,11 @@ def test_weights_far_down_the_ranking(twin):
     py = [py_discount(d).weights(200).tolist() for d in DISCOUNTS]
     assert np.max(np.abs(np.array(js) - np.array(py))) <= TOL
     assert json.dumps(js[0][:2]) != json.dumps(js[-1][:2])  # different discounts differ
+    rel = twin.evaluate(
+        "D => D.map(d => [1, 2, 7, 50].map(r => twin.relativeWeight(r, d)))", DISCOUNTS
+    )
+    py_rel = [[w[r - 1] / w[0] for r in (1, 2, 7, 50)] for w in py]
+    assert np.max(np.abs(np.array(rel) - np.array(py_rel))) <= TOL
 
 
 def test_user_models_agree_exhaustively(twin):

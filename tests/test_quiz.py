@@ -122,6 +122,21 @@ def test_bad_quiz_and_number_set_are_refused():
         evaluate({"m": "median"})
 
 
+def test_saved_widget_state_holds_the_current_questions():
+    """The site renders each quiz from the widget state saved in its notebook: that state
+    must hold today's questions (re-execute the notebook after changing quiz.py)."""
+    for page, quiz in PAGES.items():
+        path = ROOT / page.replace(".html", ".ipynb")
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        models = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+        saved = [m["state"] for m in models.values() if m["state"].get("_esm") == QuizExplorer._esm]
+        assert len(saved) == 1, f"{path.name}: {len(saved)} quiz explorers with current code"
+        assert saved[0]["quiz"] == quiz and saved[0]["variant"] == 1
+        assert saved[0]["content"] == quiz_data(quiz), (
+            f"{path.name}: stale questions; run /tmp/team/execute.sh or `make execute`"
+        )
+
+
 # ------------------------------------------------------ JS answers against dcglab
 
 
@@ -227,8 +242,12 @@ def test_quiz_page_checks_answers(page, site_dir, rel):
     check = root.get_by_role("button", name=f"Check question {choice}", exact=True)
     wrong = next(i for i in range(len(options)) if i != right)
     for pick, verdict in [(wrong, "✗ Not right"), (right, "✓ Right")]:
-        item.get_by_role("radio", name=options[pick], exact=True).check()
-        check.click()
+        radio = item.get_by_role("radio", name=options[pick], exact=True)
+        radio.check()
+        if pick == wrong:
+            radio.press("Enter")  # the keyboard checks a choice too
+        else:
+            check.click()
         assert _feedback(root, choice).startswith(verdict), _feedback(root, choice)
         assert live.inner_text().startswith(f"Question {choice}: {verdict}")
     assert "1 of" in live.inner_text() or "2 of" in live.inner_text()
@@ -272,3 +291,136 @@ def test_quiz_links_exist_on_the_site(site_dir):
             assert target.is_file(), target
             html = target.read_text(encoding="utf-8")
             assert f'id="{q["link"]["anchor"]}"' in html, (quiz, q["id"], q["link"])
+
+
+# ------------------------------------------------------------- live JupyterLab
+
+LIVE_CELLS = [
+    'from dcglab.book.explorers import QuizExplorer\nquiz = QuizExplorer("practice")\nquiz',
+    "print(f\"variant={quiz.variant} q1={quiz.results()['q1']:.6f}\")",
+    "quiz.variant = 5",
+]
+
+
+@pytest.fixture(scope="module")
+def quiz_lab(tmp_path_factory, browser):
+    """JupyterLab on 127.0.0.1 (as in tests/test_live_jupyter.py) with a notebook that
+    shows the practice quiz; yields the notebook's URL."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    import nbformat
+    from test_live_jupyter import free_port
+
+    root = tmp_path_factory.mktemp("quiz_lab")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in LIVE_CELLS])
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, root / "quiz.ipynb")
+    port = free_port()
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(root / "config"),
+        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            f"--ServerApp.root_dir={root}",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"{url}/api/status", timeout=2)
+            break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("JupyterLab did not start within 120 s")
+    yield f"{url}/lab/tree/quiz.ipynb"
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.mark.slow
+def test_quiz_works_in_live_jupyterlab(browser, quiz_lab):
+    """In a live kernel the number set syncs both ways, and answers are checked."""
+    from test_live_jupyter import cell_output, run_cell
+
+    page = browser.new_page()
+    page.set_default_timeout(120_000)
+    page.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+            else r.abort()
+        ),
+    )
+    page.goto(quiz_lab)
+    page.wait_for_function(
+        "window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        ".kernel.connectionStatus === 'connected'"
+    )
+    run_cell(page, 0)
+    root = page.locator('.dcglab-explorer[data-explorer="quiz"]')
+    root.wait_for()
+    assert _answers_shown_are_dcglabs(root) == {"quiz": "practice", "variant": 1}
+    href = root.locator(".dcglab-quiz-link a").first.get_attribute("href")
+    assert href.split("#")[0].endswith(".ipynb"), href  # links open the chapter notebooks
+
+    # JS -> Python: "New numbers" in the page, then ask the kernel.
+    root.get_by_role("button", name="New numbers").click()
+    page.wait_for_function(
+        "e => JSON.parse(e.getAttribute('data-state')).variant === 2", arg=root.element_handle()
+    )
+    run_cell(page, 1)
+    page.wait_for_function(
+        "i => window.jupyterapp.shell.currentWidget.content.widgets[i]"
+        ".outputArea.node.innerText.includes('variant=')",
+        arg=1,
+    )
+    q1 = QuizExplorer.compute({"quiz": "practice", "variant": 2})["q1"]
+    assert cell_output(page, 1).strip() == f"variant=2 q1={q1:.6f}"
+
+    # Python -> JS: the kernel picks number set 5; the page redraws and checks answers.
+    run_cell(page, 2)
+    page.wait_for_function(
+        "e => JSON.parse(e.getAttribute('data-state')).variant === 5", arg=root.element_handle()
+    )
+    assert _answers_shown_are_dcglabs(root)["variant"] == 5
+    field = root.get_by_label("Answer to question 1", exact=True)
+    field.fill(f"{QuizExplorer.compute({'quiz': 'practice', 'variant': 5})['q1']:.3f}")
+    field.press("Enter")  # JupyterLab must not take the key for its own shortcuts
+    assert _feedback(root, 1).startswith("✓ Right")
+    assert root.locator("[aria-live]").inner_text().startswith("Question 1: ✓ Right")
+    page.close()

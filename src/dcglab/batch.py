@@ -1,13 +1,10 @@
 r"""Evaluate every query of a run in one vectorised pass.
 
-The run is turned into a padded matrix (queries × retrieved documents) of sort
-keys; each key packs a document's float32 score and its docno rank into one
-uint64, so one row sort orders a query by score descending, then docno
-descending (trec_eval's rule), with no separate tie handling. Each document
-carries the index of its grade level, from which its gain (any gain function)
-and its relevance (binary measures) are looked up; DCG at every cutoff is a
-prefix sum of gains times discount weights, and the ideal comes from the qrels'
-gains sorted per query.
+The run becomes a padded matrix (queries × retrieved documents) of uint64 sort
+keys packing the float32 score, the docno's rank and the grade level, so one
+row sort gives trec_eval's order (score, then docno, descending) with the
+levels riding along; gains and relevance are looked up from the levels, DCG
+at every cutoff is a prefix sum, and the ideal comes from the qrels' gains.
 
 Conventions, all explicit (see :func:`evaluate`); the names are those of the
 single-query API (:func:`dcglab.ndcg`) and of the command line:
@@ -36,17 +33,23 @@ convention           options                                        used by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 import polars as pl
 
+from .binary import binary_measure
+from .codes import Grouping as _Grouping
+from .codes import lexicographic_codes as _lexicographic_codes
+from .codes import sortable_bits, top_in_trec_order
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, gain_values
+from .measure_names import Measure, measure_specs, parse_measures, trec_order
 from .measures import ZERO_POLICIES, ZeroPolicy, clamp_k, ndcg_ratio
+from .result import BatchResult
 from .trec import Source, Table, locate, qrels_table, run_table
 
 __all__ = [
@@ -78,26 +81,6 @@ IDEALS = ("judged", "judged-uncut", "retrieved", *IDEAL_ALIASES)
 """Accepted ``ideal`` values: the names, then the older aliases."""
 TIES = ("trec", "average")
 NEGATIVE_GRADES = ("gain", "unjudged")
-DEFAULT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs
-CUTS = r"\d+(?:\.\d*)?(?:,\d+(?:\.\d*)?)*"
-MEASURE = re.compile(
-    rf"^(?:(?P<cut>(?i:n?dcg))(?:_cut(?:[._](?P<cuts>{CUTS}))?|@(?P<at>\d+))"
-    rf"|(?P<table>(?i:n?dcg))\.(?P<gains>[^=,]+=[^=,]+(?:,[^=,]+=[^=,]+)*)"
-    rf"|(?P<plain>(?i:n?dcg)|map|recip_rank)"
-    rf"|(?P<bin>P|recall)(?:[._](?P<bcuts>{CUTS}))?"
-    rf"|(?P<short>P|R)@(?P<sat>\d+)|(?P<ir>AP|RR))$",
-)
-ORDER = ("map", "recip_rank", "P", "recall", "dcg", "ndcg", "ndcg_cut", "dcg_cut")
-
-
-class Measure(NamedTuple):
-    """One measure to compute: its output name (trec_eval's), family, cutoff and
-    its own gain table (trec_eval's ``ndcg.G=V,...``), if any."""
-
-    name: str
-    family: str
-    k: int | None
-    gain: dict[float, float] | None = None
 
 
 def ideal_name(ideal: str) -> str:
@@ -113,170 +96,6 @@ def ideal_name(ideal: str) -> str:
     return IDEAL_ALIASES.get(ideal, ideal)
 
 
-def _cutoffs(text: str | None, name: str) -> list[int]:
-    """trec_eval's cutoff list: ``10,20,23.4`` is 10, 20 and 23 (truncated)."""
-    if text is None:
-        return list(DEFAULT_CUTS)
-    out = []
-    for c in text.split(","):
-        k = int(float(c))
-        if k < 1:
-            raise ValueError(f"measure {name!r}: every cutoff must be >= 1, got {c!r}")
-        out.append(k)
-    return sorted(set(out))
-
-
-def _gain_table(text: str, name: str) -> dict[float, float]:
-    """trec_eval's ``1=3,2=9,4=4.5``: integer grades, numeric gains."""
-    table: dict[float, float] = {}
-    for item in text.split(","):
-        grade, _, value = item.partition("=")
-        try:
-            g = int(grade)
-            v = float(value)
-        except ValueError:
-            raise ValueError(
-                f"measure {name!r}: expected GRADE=GAIN with an integer grade and a "
-                f"numeric gain, got {item!r}"
-            ) from None
-        if not np.isfinite(v):
-            raise ValueError(f"measure {name!r}: the gain of grade {g} is not finite: {value!r}")
-        table[float(g)] = v
-    return table
-
-
-def measure_specs(names: Iterable[str]) -> list[Measure]:
-    """Parse measure names (trec_eval's syntax and ``nDCG@K``, ``P@K``, ``R@K``, ``AP``, ``RR``).
-
-    Examples
-    --------
-    >>> [m.name for m in measure_specs(["ndcg_cut.5,10", "P.5", "map", "nDCG@3", "ndcg.1=3,2=9"])]
-    ['ndcg_cut_5', 'ndcg_cut_10', 'P_5', 'map', 'ndcg_cut_3', 'ndcg_1=3,2=9']
-    """
-    if isinstance(names, str) or not isinstance(names, Iterable):
-        raise ValueError(
-            f"measures must be a list of measure names, got {names!r}; write [{names!r}]"
-        )
-    out: list[Measure] = []
-    for name in names:
-        if not isinstance(name, str):
-            raise ValueError(f"measures: each measure is a name (str), got {name!r}")
-        m = MEASURE.match(name.strip())
-        if not m:
-            raise ValueError(
-                "measure must be ndcg, ndcg_cut.K[,K...], nDCG@K, dcg, dcg_cut.K, "
-                f"ndcg.G=V[,G=V...], map, recip_rank, P.K, recall.K, P@K or R@K; got {name!r}"
-            )
-        if m["cut"]:
-            kind = m["cut"].lower()
-            for k in [int(m["at"])] if m["at"] else _cutoffs(m["cuts"], name):
-                if k < 1:
-                    raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
-                out.append(Measure(f"{kind}_cut_{k}", f"{kind}_cut", k))
-        elif m["table"]:
-            kind = m["table"].lower()
-            out.append(Measure(f"{kind}_{m['gains']}", kind, None, _gain_table(m["gains"], name)))
-        elif m["plain"]:
-            kind = m["plain"].lower() if m["plain"].lower() in ("ndcg", "dcg") else m["plain"]
-            out.append(Measure(kind, kind, None))
-        elif m["bin"]:
-            for k in _cutoffs(m["bcuts"], name):
-                out.append(Measure(f"{m['bin']}_{k}", m["bin"], k))
-        elif m["short"]:
-            family = "P" if m["short"] == "P" else "recall"
-            k = int(m["sat"])
-            if k < 1:
-                raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
-            out.append(Measure(f"{family}_{k}", family, k))
-        else:
-            family = "map" if m["ir"] == "AP" else "recip_rank"
-            out.append(Measure(family, family, None))
-    if not out:
-        raise ValueError("measures is empty: name at least one measure")
-    return list({m.name: m for m in out}.values())
-
-
-def parse_measures(names: Iterable[str]) -> list[tuple[str, int | None]]:
-    """Measure names as ``(output name, cutoff)`` pairs (see :func:`measure_specs`).
-
-    Examples
-    --------
-    >>> parse_measures(["ndcg_cut.5,10", "ndcg", "nDCG@3", "dcg_cut.2"])
-    [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('ndcg', None), ('ndcg_cut_3', 3), ('dcg_cut_2', 2)]
-    """
-    return [(m.name, m.k) for m in measure_specs(names)]
-
-
-def trec_order(names: Sequence[str]) -> list[str]:
-    """trec_eval's output order: its measure table (``map``, ``recip_rank``, ``P``,
-    ``recall``, ``dcg``, ``ndcg``, ``ndcg_cut``), cutoffs ascending, no repeats.
-
-    Examples
-    --------
-    >>> trec_order(["ndcg_cut_10", "ndcg", "P_5", "ndcg_cut_5", "map", "ndcg"])
-    ['map', 'P_5', 'ndcg', 'ndcg_cut_5', 'ndcg_cut_10']
-    """
-
-    def key(name: str) -> tuple[int, int]:
-        m = re.match(r"^(n?dcg_cut|P|recall)_(\d+)$", name)
-        if m:
-            return ORDER.index(m[1]), int(m[2])
-        family = name.split("_")[0] if name.startswith(("ndcg_", "dcg_")) else name
-        return (ORDER.index(family) if family in ORDER else len(ORDER)), 0
-
-    return sorted(dict.fromkeys(names), key=key)
-
-
-def sortable_bits(scores: np.ndarray) -> np.ndarray:
-    """Map scores, rounded to float32 as trec_eval stores them, to uint64 keys whose
-    integer order is the float order (negative floats have all bits flipped,
-    positive ones only the sign bit). ``-0.0`` becomes ``+0.0`` first: they compare
-    equal as floats, so they must tie.
-
-    Examples
-    --------
-    >>> sortable_bits(np.array([-1.0, 0.0, 0.5, 2.0])).argsort().tolist()
-    [0, 1, 2, 3]
-    >>> bool(sortable_bits(np.array([-0.0]))[0] == sortable_bits(np.array([0.0]))[0])
-    True
-    """
-    f32 = np.asarray(scores, dtype=np.float32) + np.float32(0.0)
-    u = np.ascontiguousarray(f32).view(np.uint32).astype(np.uint64)
-    return u ^ (((u >> np.uint64(31)) * np.uint64(0xFFFFFFFF)) | np.uint64(0x80000000))
-
-
-class _Grouping:
-    """Rows grouped by an integer code into a padded ``n_groups × width`` matrix.
-
-    A run file is usually already grouped by query with equal list lengths; then
-    the values are reshaped and, if the queries come in another order, their rows
-    permuted, with no per-element scatter.
-    """
-
-    def __init__(self, codes: np.ndarray, n_groups: int) -> None:
-        sizes = np.bincount(codes, minlength=n_groups)
-        width = max(int(sizes.max()) if len(sizes) else 0, 1)
-        self.shape = (n_groups, width)
-        self.order = self.flat = self.rows = None
-        if len(codes) and np.all(sizes == width):
-            firsts = codes[::width]
-            if np.array_equal(np.repeat(firsts, width), codes):  # contiguous blocks
-                self.rows = None if np.all(firsts[1:] > firsts[:-1]) else np.argsort(firsts)
-                return
-        self.order = np.argsort(codes, kind="stable")
-        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-        self.flat = codes[self.order] * width + np.arange(len(codes)) - np.repeat(starts, sizes)
-
-    def pad(self, values: np.ndarray, fill: float | int) -> np.ndarray:
-        """The values placed in their group's row, ``fill`` elsewhere."""
-        if self.flat is None:
-            table = np.ascontiguousarray(values).reshape(self.shape)
-            return table if self.rows is None else table[self.rows]
-        out = np.full(self.shape, fill, dtype=values.dtype)
-        out.ravel()[self.flat] = values[self.order]
-        return out
-
-
 def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its group of equal scores (scikit-learn).
 
@@ -288,77 +107,6 @@ def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     group = np.cumsum(new.ravel()) - 1
     mean = np.bincount(group, gains.ravel()) / np.bincount(group)
     return mean[group].reshape(gains.shape)
-
-
-def _lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.ndarray:
-    """Integer codes of strings, increasing with their byte order (C's ``strcmp``).
-
-    Ids that come in blocks (the query ids of a run grouped by query) are coded
-    block by block. Otherwise the strings are factorised through a 64-bit hash,
-    checked against a second independent hash (on a disagreement, polars'
-    categorical cast decides), and only the distinct strings are sorted
-    (polars compares strings byte by byte).
-
-    Examples
-    --------
-    >>> _lexicographic_codes(np.array(["d10", "d9", "d10", "a"], dtype=object)).tolist()
-    [1, 2, 1, 0]
-    """
-    s = values if isinstance(values, pl.Series) else pl.Series(list(values), dtype=pl.String)
-    n = len(s)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = (s != s.shift(1)).fill_null(True)
-    n_blocks = int(starts.sum())
-    if n_blocks <= max(n // 20, 1):  # grouped: code the few block heads
-        heads = s.filter(starts)
-        distinct = heads.unique()
-        code = {distinct[int(i)]: c for c, i in enumerate(_byte_order(distinct))}
-        lengths = np.diff(np.append(np.flatnonzero(starts.to_numpy()), n))
-        return np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
-    codes, distinct = pd.factorize(s.hash(seed=0).to_numpy())
-    n_distinct = len(distinct)
-    del distinct
-    first = np.empty(n_distinct, dtype=np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    check = s.hash(seed=0x5EED).to_numpy()  # a second, independent hash must agree
-    agree = np.array_equal(check, check[first[codes]])
-    del check
-    if not agree:
-        return _sorted_factorize(s)  # a collision of the first hash: exact but slower
-    rank = np.empty(n_distinct, dtype=np.int32 if n_distinct < 2**31 else np.int64)
-    rank[_byte_order(s.gather(first))] = np.arange(n_distinct)
-    return rank[codes]
-
-
-def _sorted_factorize(s: pl.Series) -> np.ndarray:
-    """Codes through polars' categorical cast; only the distinct strings are sorted."""
-    cat = s.cast(pl.Categorical)
-    distinct = cat.unique()
-    ids = distinct.to_physical().to_numpy().astype(np.int64)
-    rank = np.zeros(int(ids.max()) + 1, dtype=np.int64)
-    rank[ids[distinct.cast(pl.String).arg_sort().to_numpy()]] = np.arange(len(ids))
-    return rank[cat.to_physical().to_numpy()]
-
-
-def _byte_order(s: pl.Series) -> np.ndarray:
-    """The permutation that sorts distinct strings by their bytes (``strcmp``).
-
-    Each string's UTF-8 bytes, zero-padded, become a row of big-endian 64-bit
-    words, whose integer order is byte order; ``numpy.lexsort`` sorts the rows.
-    """
-    lengths = s.str.len_bytes().to_numpy().astype(np.int64)
-    data = np.frombuffer(s.str.join("").item().encode("utf-8"), dtype=np.uint8)
-    n, width = len(lengths), max(int(lengths.max()), 1)
-    table = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    for lo in range(0, n, 1 << 18):
-        st, ln = starts[lo : lo + (1 << 18), None], lengths[lo : lo + (1 << 18), None]
-        inside = np.arange(width) < ln
-        at = np.where(inside, st + np.arange(width), 0)
-        table[lo : lo + (1 << 18), :width] = np.where(inside, data[at] if len(data) else 0, 0)
-    words = table.view(">u8").astype(np.uint64)
-    return np.lexsort(words.T[::-1])
 
 
 @dataclass(frozen=True)
@@ -381,7 +129,6 @@ class Prepared:
     qids: np.ndarray
     scores: np.ndarray
     docs: np.ndarray
-    gains: np.ndarray
     judged_gains: np.ndarray
     levels: np.ndarray
     level_index: np.ndarray
@@ -392,6 +139,11 @@ class Prepared:
     gain: GainSpec
     negative_grades: str
     qrels_origin: str
+
+    @property
+    def gains(self) -> np.ndarray:
+        """The gain of each retrieved document (a matrix like ``scores``)."""
+        return self.level_gains[self.level_index]
 
     @property
     def unjudged(self) -> int:
@@ -513,14 +265,15 @@ def _prepare(
     first = np.full(n_codes, -1)
     first[qid_codes[::-1]] = np.arange(len(qid_codes) - 1, -1, -1)
     at = first[keep]
-    qids = np.array(
-        [q.qid[int(i)] if i < nq_rows else r.qid[int(i) - nq_rows] for i in at], dtype=object
-    )
+    qids = np.array(pl.concat([q.qid, r.qid], rechunk=False).gather(at).to_list(), dtype=object)
     nq = len(qids)
     q_sel, r_sel = keep[q_q], keep[r_q]
     q_q, q_doc, q_grade = new_code[q_q[q_sel]], q_doc[q_sel], q.value[q_sel]
     r_rows = np.flatnonzero(r_sel) if not r_sel.all() else None
-    r_q, r_doc = new_code[r_q[r_sel]], r_doc[r_sel]
+    if r_rows is not None:
+        r_q, r_doc = r_q[r_rows], r_doc[r_rows]
+    # every query kept: the codes stay as they are
+    r_q = new_code[r_q] if not keep.all() else r_q.astype(np.int64, copy=False)
     r_scores = r.value if r_rows is None else r.value[r_rows]
 
     levels, level_rows, q_level = np.unique(q_grade, return_index=True, return_inverse=True)
@@ -547,7 +300,7 @@ def _prepare(
     scores = run_rows.pad(r_scores, np.nan)
     index = run_rows.pad(r_level, unjudged)
     if max_docs is not None and scores.shape[1] > max_docs:
-        scores, docs, index = _top(scores, docs, index, max_docs)
+        scores, docs, index = top_in_trec_order(scores, docs, index, max_docs)
     if judged_only:
         drop = index == unjudged
         if negative_grades == "unjudged":
@@ -560,16 +313,14 @@ def _prepare(
         table = _level_gains(levels, gain, negative_grades)
     except ValueError as exc:
         raise ValueError(_with_line(str(exc), levels, level_rows, q_rows_kept, q.origin)) from None
-    gains = table[index]
     judged_gains = -np.sort(-table[judged_index], axis=1)
     return Prepared(
         qids=qids,
         scores=scores,
         docs=docs,
-        gains=gains,
         judged_gains=judged_gains,
         levels=levels,
-        level_index=index.astype(np.uint64),
+        level_index=index.astype(np.min_scalar_type(unjudged)),
         judged_index=judged_index,
         level_gains=table,
         level_rows=q_rows_kept[level_rows],
@@ -590,16 +341,6 @@ def _with_line(message: str, levels, level_rows, rows_kept, origin: str) -> str:
     return f"{origin}: {message}"
 
 
-def _top(scores: np.ndarray, docs: np.ndarray, index: np.ndarray, m: int):
-    """Each row's first ``m`` documents in trec_eval's order (trec_eval ``-M``)."""
-    bits = sortable_bits(np.nan_to_num(scores, nan=-np.inf))
-    key = ~((bits << np.uint64(32)) | docs.clip(min=0).astype(np.uint64))
-    key[np.isnan(scores)] = np.iinfo(np.uint64).max
-    top = np.argpartition(key, m - 1, axis=1)[:, :m]
-    take = lambda a: np.take_along_axis(a, top, axis=1)  # noqa: E731
-    return take(scores), take(docs), take(index)
-
-
 def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
     """One uint64 per document whose ascending order is trec_eval's ranking order.
 
@@ -616,7 +357,7 @@ def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
     bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
     doc = np.uint64(p.n_docs - 1) - p.docs.clip(min=0).astype(np.uint64)
     key = ((np.uint64(0xFFFFFFFF) - bits) << np.uint64(32)) | (doc << np.uint64(lbits))
-    key |= p.level_index
+    key |= p.level_index.astype(np.uint64)
     key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
     return key, lbits
 
@@ -757,7 +498,8 @@ def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, n
     g = table[index]
     if ties == "average":
         g = _average_ties(g, keys)
-    dcg = np.cumsum(g * disc.weights(g.shape[1]), axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
+        dcg = np.cumsum(g * disc.weights(g.shape[1]), axis=1)
     if ideal == "retrieved":
         source = -np.sort(-table[p.level_index.astype(np.intp)], axis=1)
     elif table is p.level_gains:
@@ -765,7 +507,8 @@ def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, n
     else:
         source = -np.sort(-table[p.judged_index], axis=1)
     source = np.maximum(source, 0.0)  # the best ranking leaves negative gains out
-    best = np.cumsum(source * disc.weights(source.shape[1]), axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        best = np.cumsum(source * disc.weights(source.shape[1]), axis=1)
     return dcg, best
 
 
@@ -773,64 +516,7 @@ def _binary(m: Measure, p: Prepared, index: np.ndarray, level: float) -> np.ndar
     """trec_eval's map, recip_rank, P_k and recall_k from relevant flags in rank order."""
     rel_table = _relevant(p, level)
     rel = rel_table[index]
-    n_rel = rel_table[p.judged_index].sum(axis=1)
-    found = np.cumsum(rel, axis=1)
-    if m.family == "P":
-        return found[:, clamp_k(m.k, rel.shape[1]) - 1] / m.k
-    if m.family == "recall":
-        hits = found[:, clamp_k(m.k, rel.shape[1]) - 1]
-        return np.divide(hits, n_rel, out=np.zeros(len(hits)), where=n_rel > 0)
-    if m.family == "recip_rank":
-        first = rel.argmax(axis=1)
-        return np.where(rel.any(axis=1), 1.0 / (first + 1), 0.0)
-    ranks = np.arange(1, rel.shape[1] + 1)
-    total = (rel * found / ranks).sum(axis=1)
-    return np.divide(total, n_rel, out=np.zeros(len(total)), where=n_rel > 0)
-
-
-@dataclass(frozen=True)
-class BatchResult:
-    """Per-query values (one column per measure) and how to aggregate them."""
-
-    per_query: pd.DataFrame
-
-    def mean(self) -> pd.Series:
-        """Mean over the evaluated queries (queries skipped under ``zero_idcg="skip"``
-        left out). Raises ``ValueError`` when a measure has no query left."""
-        counts = self.per_query.notna().sum()
-        empty = counts.index[counts == 0].tolist()
-        if empty:
-            raise ValueError(
-                f"{', '.join(map(str, empty))}: every query was skipped (IDCG 0), "
-                "so the mean is undefined; choose zero_idcg='zero' or 'one'"
-            )
-        return self.per_query.mean(skipna=True)
-
-    def weighted_mean(self, weights: Mapping[str, float]) -> pd.Series:
-        r"""Weighted mean :math:`\sum_q w_q v_q / \sum_q w_q` (section 4.2.1 of the overview).
-
-        Queries without a weight get weight 0; skipped queries are left out.
-        """
-        if not isinstance(weights, Mapping):
-            raise ValueError(f"weights must be a mapping {{qid: weight}}, got {weights!r}")
-        for q, x in weights.items():
-            ok = isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
-            if not ok or not np.isfinite(float(x)) or float(x) < 0:
-                raise ValueError(
-                    f"weights: the weight of query {q!r} is {x!r}; "
-                    "weights must be finite, non-negative numbers"
-                )
-        w = pd.Series({k: float(v) for k, v in weights.items()}, dtype=float)
-        w = w.reindex(self.per_query.index).fillna(0.0)
-        out = {}
-        for col in self.per_query:
-            v = self.per_query[col]
-            keep = v.notna()
-            total = w[keep].sum()
-            if total <= 0:
-                raise ValueError(f"weights of the queries kept for {col} sum to 0")
-            out[col] = float((v[keep] * w[keep]).sum() / total)
-        return pd.Series(out)
+    return binary_measure(m.family, m.k, rel, rel_table[p.judged_index].sum(axis=1))
 
 
 def evaluate(

@@ -42,7 +42,11 @@ def check_k(k: int | None, n: int) -> int:
     """
     if k is None:
         return n
-    if isinstance(k, bool) or int(k) != k or k < 1:
+    try:  # "abc", inf, nan and non-numbers all end in the message below
+        ok = not isinstance(k, (bool, str)) and int(k) == k and k >= 1
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
         raise ValueError(f"k must be an integer >= 1, got {k!r}")
     return int(k)
 

@@ -12,7 +12,8 @@ and blank lines are skipped, as in trec_eval 10; a UTF-8 byte-order mark at the
 start of a file is ignored.
 
 Files are read by polars. The fast path is a file whose fields are separated by
-single spaces (or single tabs) with no other whitespace; anything else goes
+single spaces (or single tabs) with no other whitespace (for a run, no empty
+field either: it is read without ``Q0`` and ``rank``); anything else goes
 through a general path that splits each line on runs of whitespace. Both yield
 the same table, and a malformed line raises ``ValueError`` naming the file, the
 line number and what is wrong with it. A (qid, docno) pair given twice is an
@@ -92,21 +93,56 @@ def single_separator(path: Path) -> bytes | None:
     return b"\t" if has_tab else b" "
 
 
+def no_empty_field(path: Path, sep: bytes, chunk: int = 1 << 23) -> bool:
+    """Whether a single-separator file has no leading, trailing or doubled
+    separator, that is, no empty field.
+
+    A run is read without its ``Q0`` and ``rank`` fields (:func:`_polars`), so
+    an empty field there would go unseen: such a run takes the general path.
+    The bytes are scanned a few megabytes at a time for two adjacent bytes
+    <= 32 (a separator or a newline); only such pairs are then looked at.
+    """
+    code = sep[0]
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        data = np.frombuffer(mm, dtype=np.uint8)
+        try:
+            if data[0] == code or data[-1] == code:
+                return False
+            for lo in range(0, len(data) - 1, chunk):
+                part = data[lo : lo + chunk + 1]
+                low = part <= 32
+                at = np.flatnonzero(low[1:] & low[:-1])
+                if len(at) and ((part[at] == code) | (part[at + 1] == code)).any():
+                    return False
+            return True
+        finally:
+            del data
+            part = None
+
+
 def _polars(data: Path | bytes, sep: bytes, kind: str) -> pl.DataFrame | None:
-    """Parse single-separator text; ``None`` if any line is not exactly well formed."""
+    """Parse single-separator text; ``None`` if any line is not exactly well formed.
+
+    A run's text has no empty field (no leading, trailing or doubled separator:
+    :func:`no_empty_field`, :func:`_normalise`). A qrels line's four fields are
+    all read; a run is read without ``Q0`` and ``rank``, which nothing uses,
+    but with its last field, ``tag``, so that a line with too few fields still
+    shows as null.
+    """
     columns, numeric = _spec(kind)
-    # every field is read, so that a missing or empty one shows as null; the
-    # constant ones (iter, Q0, tag) as categories, which costs little memory
+    # the unused fields (iter, tag: few distinct values) as categories, which
+    # costs little memory
     schema = {c: pl.Categorical for c in columns}
-    schema.update({"qid": pl.String, "docno": pl.String, "rank": pl.String, numeric: pl.Float64})
+    schema.update({"qid": pl.String, "docno": pl.String, numeric: pl.Float64})
     schema = {c: schema[c] for c in columns}
+    read = list(range(len(columns))) if kind == "qrels" else [0, 2, 4, 5]
     try:
         df = pl.read_csv(
             data,
             separator=sep.decode(),
             has_header=False,
-            new_columns=list(columns),
-            schema_overrides=schema,
+            columns=read,
+            schema=schema,
             quote_char=None,
             comment_prefix="#",
             raise_if_empty=False,
@@ -114,7 +150,7 @@ def _polars(data: Path | bytes, sep: bytes, kind: str) -> pl.DataFrame | None:
         )
     except (pl.exceptions.PolarsError, ValueError, OSError):
         return None
-    if df.width != len(columns) or any(df.null_count().row(0)):
+    if df.width != len(read) or any(df.null_count().row(0)):
         return None
     return df.select("qid", "docno", numeric)
 
@@ -130,6 +166,25 @@ def _normalise(raw: bytes, kind: str) -> bytes:
         if fields and not fields[0].startswith(b"#"):
             out.append(b" ".join(fields[:keep]))
     return b"\n".join(out) + b"\n"
+
+
+def _general(raw: bytes, kind: str, chunk: int = 1 << 23) -> pl.DataFrame | None:
+    """The general path, a few megabytes at a time (cut at line ends), so that
+    the per-line Python objects of :func:`_normalise` stay few."""
+    frames = []
+    start = 0
+    while start < len(raw):
+        end = raw.find(b"\n", min(start + chunk, len(raw)))
+        end = len(raw) if end < 0 else end + 1
+        text = _normalise(raw[start:end], kind)
+        start = end
+        if text == b"\n":  # only comments or blank lines
+            continue
+        df = _polars(text, b" ", kind)
+        if df is None:
+            return None
+        frames.append(df)
+    return pl.concat(frames) if frames else None
 
 
 def first_bad_line(raw: bytes, origin: str, kind: str) -> str:
@@ -183,12 +238,13 @@ def _read_file(path: Path, kind: str) -> Table:
         raise ValueError(f"{kind} file not found: {path}")
     origin = str(path)
     sep = single_separator(path)
+    if sep is not None and kind == "run" and not no_empty_field(path, sep):
+        sep = None
     df = _polars(path, sep, kind) if sep is not None else None
     raw = None
     if df is None:  # the general path: runs of any whitespace, comments, extra fields
         raw = path.read_bytes()
-        body = raw[len(BOM) :] if raw.startswith(BOM) else raw
-        df = _polars(_normalise(body, kind), b" ", kind)
+        df = _general(raw[len(BOM) :] if raw.startswith(BOM) else raw, kind)
     if df is None or len(df) == 0:
         raise ValueError(
             first_bad_line(raw if raw is not None else path.read_bytes(), origin, kind)

@@ -7,9 +7,13 @@ and the division with its IDCG = 0 policy from
 :func:`dcglab.measures.ndcg_ratio`, so every formula stays in one place. The
 values equal :func:`dcglab.batch.evaluate`'s (and trec_eval's) to 1e-12.
 
->>> from dcglab.engines import evaluate                     # doctest: +SKIP
->>> evaluate("qrels.txt", "run.parquet", ["ndcg_cut.10", "ndcg"], zero_idcg="zero")
->>> evaluate(spark_qrels_df, spark_run_df, ["ndcg"], engine="spark")   # a cluster
+Examples
+--------
+::
+
+    from dcglab.engines import evaluate
+    evaluate("qrels.txt", "run.parquet", ["ndcg_cut.10", "ndcg"], zero_idcg="zero")
+    evaluate(spark_qrels_df, spark_run_df, ["ndcg"], engine="spark")  # on a cluster
 
 DuckDB and PySpark are imported only when an engine is used: ``import dcglab``
 needs neither.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import os
 import uuid
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -220,15 +225,40 @@ class _Spark:
                 self.session.catalog.dropTempView(name)
 
 
-def local_spark(master: str = "local[2]", memory: str = "2g", partitions: int = 8):
+QUIET_LOG4J = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = stderr
+appender.console.type = Console
+appender.console.name = stderr
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = spark: %p %c{1}: %m%n
+"""
+
+
+def local_spark(
+    master: str = "local[2]", memory: str = "2g", partitions: int = 8, quiet: bool = False
+):
     """A local SparkSession for files and tests: no UI, few shuffle partitions.
 
-    On a cluster, build the session as usual and pass it (or Spark DataFrames).
+    ``quiet=True`` (the command line) starts the JVM with a log configuration
+    that prints errors only. On a cluster, build the session as usual and pass it
+    (or Spark DataFrames).
     """
-    from pyspark.sql import SparkSession
+    import tempfile
 
+    with warnings.catch_warnings():  # pyspark 4.3 warns that pandas 3 is new to it
+        warnings.simplefilter("ignore", FutureWarning)
+        from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder
+    if quiet:
+        conf = Path(tempfile.gettempdir()) / "dcglab_spark_log4j2.properties"
+        conf.write_text(QUIET_LOG4J)
+        options = f"-Dlog4j2.configurationFile={conf.as_uri()}"
+        builder = builder.config("spark.driver.extraJavaOptions", options)
     return (
-        SparkSession.builder.master(master)
+        builder.master(master)
         .appName("dcglab")
         .config("spark.ui.enabled", "false")
         .config("spark.driver.memory", memory)
@@ -383,6 +413,10 @@ def evaluate(
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     check_conventions(measures, discount, ideal, ties, zero_idcg, missing, negative_grades)
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1
+    ):
+        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
     db = _DuckDB(connection, config) if engine == "duckdb" else _Spark(spark)
     try:
         q = _columns(db, db.view(qrels, "qrels"), "qrels")
@@ -452,41 +486,50 @@ def evaluate_files(
     zero_idcg: ZeroPolicy = "zero",
     missing: Literal["ignore", "zero"] = "ignore",
     negative_grades: Literal["gain", "unjudged"] = "gain",
+    relevance_level: float = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
 ) -> BatchResult:
     """The command line's entry point: :func:`evaluate` on two paths.
 
-    DuckDB gets an in-memory connection that spills to the system's temporary
-    folder; Spark gets the active session or a ``local[*]`` one. Every failure,
+    It takes the keyword arguments of :func:`dcglab.batch.evaluate`, so the
+    command line can call either; ``relevance_level`` only matters for binary
+    measures, which the engines do not compute, and is ignored.
+
+    DuckDB gets a new in-memory connection with its default settings; Spark
+    gets the active session or a quiet ``local[*]`` one (:func:`local_spark`). Every failure,
     including a missing engine, is a ``ValueError`` with a one-line message.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    spark = None
-    if engine == "spark":
-        sql_mod = _import("spark")
-        try:
-            spark = sql_mod.SparkSession.getActiveSession() or local_spark("local[*]")
-        except Exception as exc:  # Py4J / JVM start-up errors carry no common base class
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise EngineError(
-                f"spark: could not start Spark (is Java installed?): {first}"
-            ) from exc
-        spark.sparkContext.setLogLevel("ERROR")
-    return evaluate(
-        qrels,
-        run,
-        measures,
-        engine=engine,
-        gain=gain,
-        discount=discount,
-        ideal=ideal,
-        ties=ties,
-        zero_idcg=zero_idcg,
-        missing=missing,
-        negative_grades=negative_grades,
-        max_docs=max_docs,
-        judged_only=judged_only,
-        spark=spark,
-    )
+    with warnings.catch_warnings():  # pyspark 4.3 warns that pandas 3 is new to it
+        warnings.simplefilter("ignore", FutureWarning)
+        spark = None
+        if engine == "spark":
+            sql_mod = _import("spark")
+            try:
+                spark = sql_mod.SparkSession.getActiveSession() or local_spark(
+                    "local[*]", quiet=True
+                )
+            except Exception as exc:  # Py4J / JVM start-up errors carry no common base class
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise EngineError(
+                    f"spark: could not start Spark (is Java installed?): {first}"
+                ) from exc
+            spark.sparkContext.setLogLevel("ERROR")
+        return evaluate(
+            qrels,
+            run,
+            measures,
+            engine=engine,
+            gain=gain,
+            discount=discount,
+            ideal=ideal,
+            ties=ties,
+            zero_idcg=zero_idcg,
+            missing=missing,
+            negative_grades=negative_grades,
+            max_docs=max_docs,
+            judged_only=judged_only,
+            spark=spark,
+        )

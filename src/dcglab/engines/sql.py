@@ -84,7 +84,7 @@ def dcg_measures(measures: Iterable[str]) -> list[tuple[str, int | None]]:
     if other:
         raise ValueError(
             f"the SQL engines compute ndcg, ndcg_cut.K, dcg and dcg_cut.K; got {other}: "
-            "use dcglab.batch.evaluate for the others"
+            "the in-process evaluator (dcglab.batch.evaluate) computes the others"
         )
     return wanted
 
@@ -189,7 +189,11 @@ def _sums(columns: Iterable[str], prefix: str, weight: str) -> str:
         k = col[len(prefix) + 1 :]
         term = f"gain * ({weight})"
         if k != "all":
-            term = f"CASE WHEN rnk <= {int(k)} THEN {term} ELSE {double(0.0)} END"
+            term = (
+                f"CASE WHEN rnk <= {int(k)}\n"
+                f"                  THEN {term}\n"
+                f"                  ELSE {double(0.0)} END"
+            )
         lines.append(f"SUM({term}) AS {col}")
     return ",\n         ".join(lines)
 
@@ -221,7 +225,7 @@ def evaluation_sql(
     ties : {"trec", "average"}
         ``"trec"``: float32 score descending, then docno descending.
         ``"average"``: each document gets the mean gain of the documents with
-        the same (double) score, as :func:`dcglab.batch.average_ties`.
+        the same float32 score, as the batch evaluator does (scikit-learn's rule).
     missing : {"ignore", "zero"}
         ``"zero"`` also evaluates qrels queries absent from the run (``-c``).
     max_docs : int, optional
@@ -266,11 +270,10 @@ def evaluation_sql(
             "(SELECT r.* FROM run_rows AS r\n"
             "        JOIN judged AS k ON k.qid = r.qid AND k.docno = r.docno) AS kept"
         )
-    order, gain = "score32", "COALESCE(j.gain, 0.0) AS gain"
-    if ties == "average":  # groups of equal double scores, kept together by ranking on them
-        order = "score"
+    gain = "COALESCE(j.gain, 0.0) AS gain"
+    if ties == "average":  # each group of equal float32 scores shares its mean gain
         gain = (
-            "AVG(COALESCE(j.gain, 0.0)) OVER (PARTITION BY t.qid, t.score) AS gain,\n"
+            "AVG(COALESCE(j.gain, 0.0)) OVER (PARTITION BY t.qid, t.score32) AS gain,\n"
             "         COALESCE(j.gain, 0.0) AS raw_gain"
         )
     ideal_from = "SELECT qid, gain FROM judged"
@@ -296,8 +299,7 @@ ideal AS (  -- IDCG at each cutoff
     return f"""WITH
 run_rows AS (  -- float32 scores as trec_eval; adding +0.0 turns -0.0 into +0.0
   SELECT CAST(qid AS STRING) AS qid, CAST(docno AS STRING) AS docno,
-         CAST(score AS FLOAT) + CAST(0 AS FLOAT) AS score32,
-         CAST(score AS DOUBLE) AS score
+         CAST(score AS FLOAT) + CAST(0 AS FLOAT) AS score32
   FROM {run}),
 judged AS (  -- each judged document's gain
   SELECT CAST(r.qid AS STRING) AS qid, CAST(r.docno AS STRING) AS docno, g.gain
@@ -305,8 +307,8 @@ judged AS (  -- each judged document's gain
 queries AS (  -- evaluated: queries with judgments (and, without -c, a ranking)
   SELECT DISTINCT qid FROM judged{in_run}),
 ranked AS (  -- rank: score descending, ties broken by docno descending
-  SELECT qid, docno, score,
-         ROW_NUMBER() OVER (PARTITION BY qid ORDER BY {order} DESC, docno DESC) AS rnk
+  SELECT qid, docno, score32,
+         ROW_NUMBER() OVER (PARTITION BY qid ORDER BY score32 DESC, docno DESC) AS rnk
   FROM {source}
   WHERE qid IN (SELECT qid FROM queries)),
 scored AS (  -- each ranked document's gain; unjudged documents gain 0

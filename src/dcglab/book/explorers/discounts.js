@@ -14,7 +14,7 @@ export default explorer({
     const log = { kind: "log", base: s.base };
     return {
       log: at(log),
-      log_relative: at(log) / weights(1, log)[0],
+      log_relative: relativeWeight(s.rank, log),
       jk: at({ kind: "jk", base: s.base }),
       geometric: at({ kind: "geometric", p: s.p }),
       reciprocal: at({ kind: "reciprocal" }),

@@ -2,7 +2,7 @@
 // Each function mirrors one Python function; tests/test_js_twin.py evaluates this file in
 // Chromium over exhaustive small inputs and requires agreement with dcglab within 1e-12.
 //   gainValue      <-> dcglab.gains.gain_values
-//   weights        <-> dcglab.discounts.Discount.weights
+//   weights, relativeWeight <-> dcglab.discounts.Discount.weights (w_r, w_r / w_1)
 //   discountedGains <-> gain_values(grades) * Discount.weights(n)
 //   dcgCurve       <-> dcglab.measures.dcg_curve
 //   idealOrder     <-> dcglab.ideal.ideal_order
@@ -43,6 +43,12 @@ export function weights(n, discount) {
     else w[i - 1] = 1 / i;
   }
   return w;
+}
+
+// Weight of rank r relative to rank 1: w_r / w_1.
+export function relativeWeight(r, discount) {
+  const w = weights(r, discount);
+  return w[r - 1] / w[0];
 }
 
 // Discounted gain of each rank: gain(g_i) * w_i.

@@ -102,8 +102,8 @@ const quizExplorer = (() => {
     panel.append(row, fresh);
 
     const note = el("p", { class: "dcglab-note" },
-      `Number set 1 uses the book's numbers; the others change the grades. Give numbers to `
-      + `three decimals: answers within ${data.tolerance} of the right one count.`);
+      `Number set 1 is the same for every reader; New numbers draws other grades. Give `
+      + `numbers to three decimals: answers within ${data.tolerance} of the right one count.`);
     const view = el("div", { class: "dcglab-output" });
     const tally = el("p", { class: "dcglab-quiz-score" });
     // The one live region announces each verdict; on screen the verdict is shown under
@@ -185,6 +185,17 @@ const quizExplorer = (() => {
         showScore();
         syncReset();
       };
+      // Enter submits (in a field) or presses (on a button) here, not through the page:
+      // JupyterLab takes Enter in an output area for its own shortcuts.
+      form.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Enter" || ev.isComposing) return;
+        const target = ev.target;
+        if (target.tagName !== "INPUT" && target.tagName !== "BUTTON") return;
+        ev.preventDefault();
+        ev.stopPropagation();
+        if (target.tagName === "BUTTON") target.click();
+        else form.requestSubmit(check);
+      });
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
         const got = read();
@@ -221,7 +232,7 @@ const quizExplorer = (() => {
         Object.fromEntries(solved.map((s, i) => [`q${i + 1}`, s.answer]))));
       if (announce) {
         live.textContent = `Number set ${v} of ${data.variants}`
-          + (v === 1 ? " (the book's numbers)" : "") + ": questions redrawn, answers cleared.";
+          + (v === 1 ? " (the fixed set)" : "") + ": questions redrawn, answers cleared.";
       }
       syncReset();
     }

@@ -182,8 +182,8 @@ class Question:
     """One question: wording and answer expression as functions of a variant's parameters.
 
     ``draw(rng)`` makes the parameters of number sets 2.. (``fixed`` are set 1's), each
-    different from all before it; a question without ``draw`` reads the same in every set. ``build(p)`` returns the
-    text, explanation and expressions for parameters ``p``.
+    different from all before it; a question without ``draw`` reads the same in every
+    set. ``build(p)`` returns the text, explanation and expressions for parameters ``p``.
     """
 
     def __init__(
@@ -581,7 +581,7 @@ CHOICES = [
         "exp_dcg",
         (
             "05_gain_choice",
-            "three-ways-to-turn-a-grade-into-a-gain",
+            "what-each-gain-values",
             "Chapter 5, What each gain values",
         ),
         q_exp_dcg,

@@ -308,7 +308,7 @@ export function chart(series, opts) {
   series.forEach((s, j) => {
     const color = paint(s, j);
     if (s.kind === "bar") {
-      const bw = ((W - m.l - m.r) / (s.xs.length + 1)) * 0.7;
+      const bw = Math.abs(X(xmin + 1) - X(xmin)) * 0.7;  // bars one x unit apart
       s.xs.forEach((x, i) => add("rect", {
         x: X(x) - bw / 2, y: Y(Math.max(0, s.ys[i])), width: bw,
         height: Math.abs(Y(0) - Y(s.ys[i])),
@@ -347,7 +347,8 @@ export function chart(series, opts) {
   series.forEach((s, j) => {
     if (!s.label) return;
     const li = h("li");
-    const kind = s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area" : s.dash || s.kind === "marker" ? "dash" : "line";
+    const kind = s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
+      : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash || s.kind === "marker" ? "dash" : "line";
     const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
     li.append(sw, document.createTextNode(s.label));
     legend.append(li);
