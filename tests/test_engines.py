@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from dcglab.batch import evaluate as batch_evaluate
+from dcglab.cli import main as cli_main
 from dcglab.engines import evaluate, evaluate_files, evaluation_sql, local_spark
 
 duckdb = pytest.importorskip("duckdb")
@@ -154,6 +155,27 @@ def test_command_line_entry_point(data, tmp_path):
         evaluate_files(qrels_txt, run_txt, MEASURES, engine="python")
 
 
+def test_cli_engine_option_prints_what_the_default_path_prints(data, tmp_path, capsys):
+    """`python -m dcglab --engine duckdb` prints trec_eval's lines byte for byte like the
+    in-process default; a measure the engines lack is one error line and status 2."""
+    qrels, run = data
+    qrels_txt, run_txt = tmp_path / "qrels", tmp_path / "run"
+    qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    run_txt.write_text(
+        "".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(index=False))
+    )
+    args = [str(qrels_txt), str(run_txt), "-q", "-c", "-m", "ndcg", "-m", "ndcg_cut.3,10"]
+    printed = {}
+    for engine in ("python", "duckdb"):
+        assert cli_main([*args, "--engine", engine]) == 0
+        printed[engine] = capsys.readouterr().out
+    assert printed["duckdb"] == printed["python"]
+    assert printed["python"].count("\tall\t") == 3
+    assert cli_main([str(qrels_txt), str(run_txt), "-m", "map", "--engine", "duckdb"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "map" in err
+
+
 @pytest.mark.parametrize(
     "change, match",
     [
@@ -219,20 +241,11 @@ def test_import_dcglab_needs_no_engine():
 # ----------------------------------------------------------------------------- Spark
 
 
-def _skip_or_fail(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true requires the Spark tests to run)")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
-def spark():
+def spark(skip_or_fail, require):
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        _skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        _skip_or_fail("pyspark is not installed")
+        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
+    require("pyspark")
     session = local_spark("local[2]", memory="1g", partitions=2)
     session.sparkContext.setLogLevel("ERROR")
     yield session

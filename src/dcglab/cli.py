@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 import pandas as pd
 
@@ -170,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="drop unjudged documents before ranking: the condensed list (trec_eval -J)",
     )
     p.add_argument("--format", default="trec", choices=["trec", "csv", "json"])
+    p.add_argument(
+        "--engine",
+        default="python",
+        choices=["python", "duckdb", "spark"],
+        help="where to compute: this process (default, fastest), DuckDB, or Spark (the active "
+        "session or local[*]; needs Java); the engines compute ndcg, ndcg_cut, dcg and dcg_cut",
+    )
     return p
 
 
@@ -208,7 +216,12 @@ def render(per_query: pd.DataFrame, means: pd.Series | None, fmt: str, per_q: bo
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        result = evaluate(
+        compute = evaluate
+        if args.engine != "python":
+            from .engines import evaluate_files
+
+            compute = partial(evaluate_files, engine=args.engine)
+        result = compute(
             args.qrels,
             args.run,
             args.measure or ["ndcg_cut.10"],
