@@ -7,6 +7,7 @@ catch that, and check the book conventions every chapter must follow.
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,30 @@ def test_every_article_figure_is_shown_in_its_chapter():
         if not any(fig.published in ln.split() and ln.split()[-1] == "yes" for ln in shown):
             missing.append((fig.key, path.name))
     assert missing == []
+
+
+PROSE_WORD_LIMIT = 2200
+"""Issue 8: no chapter is too long to assign as one reading."""
+
+
+def prose_words(markdown: str) -> int:
+    """Words of prose in a chapter's markdown: fence lines, directive options and math
+    (``$...$`` and ``$$...$$``) are not prose; a directive's body (an exercise) is."""
+    text = re.sub(r"```.*?\n", "\n", markdown)
+    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
+    text = re.sub(r"\$[^$\n]+\$", " ", text)
+    lines = (line for line in text.splitlines() if not re.match(r"\s*:\w[\w-]*:", line))
+    return len(" ".join(lines).split())
+
+
+def test_prose_word_count_ignores_math_and_directive_options() -> None:
+    assert prose_words("```{exercise}\n:label: ex-1\nCompute $\\mathrm{DCG}@3$ by hand.\n```") == 4
+    assert prose_words("$$\nx = y + z\n$$\nTwo words") == 2
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_chapter_is_longer_than_a_course_can_assign(path: Path) -> None:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    words = prose_words(markdown)
+    assert words <= PROSE_WORD_LIMIT, f"{path.name}: {words} words of prose"

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TypeVar
 
 import pandas as pd
 
 from .batch import IDEALS, NEGATIVE_GRADES, TIES, evaluate, trec_order
 from .discounts import Discount
 from .measures import ZERO_POLICIES
+
+T = TypeVar("T")
 
 __all__ = ["build_parser", "gain_option", "main", "render"]
 
@@ -96,24 +100,26 @@ def gain_option(text: str) -> str | dict[float, float]:
     return table
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
+def argument_type(
+    convert: Callable[[str], T], valid: Callable[[T], bool], expected: str, invalid: str
+) -> Callable[[str], T]:
+    """An argparse ``type``: ``convert`` the text, then require ``valid``; each failure
+    is one line naming what was expected (``expected``, or ``invalid`` when it converts)."""
+
+    def parse(text: str) -> T:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if not valid(value):
+            raise argparse.ArgumentTypeError(f"expected {invalid}, got {text!r}")
+        return value
+
+    return parse
 
 
-def level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return value
+positive_int = argument_type(int, lambda v: v >= 1, "an integer >= 1", "an integer >= 1")
+level = argument_type(float, math.isfinite, "a number", "a finite number")
 
 
 def build_parser() -> argparse.ArgumentParser:

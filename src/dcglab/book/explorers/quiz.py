@@ -41,6 +41,7 @@ from typing import Any
 import traitlets as t
 
 from ...discounts import Discount
+from ...gains import gain_values
 from ...ltr import swap_deltas
 from ...measures import cg, dcg, idcg, mean_ndcg, ndcg
 from ...usermodels import average_precision, rbp
@@ -164,7 +165,7 @@ def ranks(hits: list[int]) -> str:
 
 def terms(grades: list[int], gain: str = "linear", base: str = "₂") -> str:
     """The DCG sum written out: ``3/log₂2 + 0/log₂3 + ...`` (gains, not computed values)."""
-    gains = [g if gain == "linear" else 2**g - 1 for g in grades]
+    gains = [int(x) for x in gain_values(grades, gain)]
     return " + ".join(f"{x}/log{base}{i + 2}" for i, x in enumerate(gains))
 
 
@@ -443,7 +444,7 @@ BUILDING = [
 def q_exp_dcg(p: Params) -> dict[str, Any]:
     g = p["grades"]
     k = len(g)
-    gains = [2**x - 1 for x in g]
+    gains = [int(x) for x in gain_values(g, "exponential")]
     return {
         "text": f"With exponential gain g(r) = 2^r − 1 and the discount 1/log₂(i+1), what is "
         f"DCG@{k} of r = {tup(g)}?",
