@@ -8,6 +8,11 @@ The fixtures (in tests/conftest.py) use these:
 
 Helpers:
 
+* ``live_lab(root, name, cells)``: a JupyterLab server on 127.0.0.1 serving one new
+  notebook ``name`` made of ``cells`` in folder ``root``; yields the notebook's URL.
+* ``open_lab(browser, url)``: a page showing that notebook with its kernel connected
+  (requests off 127.0.0.1 aborted); ``run_cell(page, i)`` and ``cell_output(page, i)``.
+
 * ``new_page(browser, base_url, width=..., height=..., mode=...)``: a page whose
   requests to any host other than 127.0.0.1 are aborted and recorded in
   ``page.external_requests``; console errors and uncaught exceptions are recorded
@@ -20,9 +25,18 @@ Helpers:
 from __future__ import annotations
 
 import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import nbformat
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,3 +252,113 @@ def python_mismatches(name: str, state: dict, shown: dict) -> list[str]:
         elif abs(got - value) > RESULT_TOL:
             bad.append(f"{name}.{key}: shown {got}, dcglab {value} at {state}")
     return bad
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def live_lab(root: Path, name: str, cells: list[str]) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 with one notebook ``name`` of code ``cells`` in ``root``
+    (its own config and runtime folders, no token); yields the notebook's URL and
+    stops the server afterwards. Fails the test if Lab does not answer in 120 s."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, root / name)
+    port = free_port()
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(root / "config"),
+        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            f"--ServerApp.root_dir={root}",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not start within 120 s")
+        yield f"{url}/lab/tree/{name}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def open_lab(browser, url: str):
+    """A page with the notebook at ``url`` open in JupyterLab and its kernel connected;
+    nothing may leave the machine (Lab needs only its own server)."""
+    page = browser.new_page()
+    page.set_default_timeout(120_000)
+    page.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+            else r.abort()
+        ),
+    )
+    page.goto(url)
+    page.wait_for_function(
+        "window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        ".kernel.connectionStatus === 'connected'"
+    )
+    return page
+
+
+def run_cell(page, index: int) -> None:
+    page.evaluate(
+        """async (i) => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = i;
+            await window.jupyterapp.commands.execute('notebook:run-cell');
+        }""",
+        index,
+    )
+
+
+def cell_output(page, index: int) -> str:
+    return page.evaluate(
+        """(i) => {
+            const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
+            return cell.outputArea.node.innerText;
+        }""",
+        index,
+    )

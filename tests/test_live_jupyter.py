@@ -9,15 +9,9 @@ redraws the explorer (Python -> JS).
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
-import nbformat
 import pytest
+from sitekit import cell_output, live_lab, open_lab, run_cell
 
 from dcglab.book.explorers import NdcgExplorer
 
@@ -28,110 +22,15 @@ CELLS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lab")
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, root / "live.ipynb")
-    port = free_port()
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_DIR": str(root / "config"),
-        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            "--allow-root",
-            f"--port={port}",
-            "--ServerApp.ip=127.0.0.1",
-            "--IdentityProvider.token=",
-            "--ServerApp.password=",
-            f"--ServerApp.root_dir={root}",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("JupyterLab did not start within 120 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-def run_cell(page, index: int) -> None:
-    page.evaluate(
-        """async (i) => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            panel.content.activeCellIndex = i;
-            await window.jupyterapp.commands.execute('notebook:run-cell');
-        }""",
-        index,
-    )
-
-
-def cell_output(page, index: int) -> str:
-    return page.evaluate(
-        """(i) => {
-            const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
-            return cell.outputArea.node.innerText;
-        }""",
-        index,
-    )
+    """The URL of a throwaway notebook of :data:`CELLS` in live JupyterLab."""
+    with live_lab(tmp_path_factory.mktemp("lab"), "live.ipynb", CELLS) as url:
+        yield url
 
 
 def test_explorer_syncs_both_ways_in_live_jupyterlab(browser, lab):
-    page = browser.new_page()
-    page.set_default_timeout(120_000)
-    # nothing may leave the machine; JupyterLab itself needs only its own server
-    page.route(
-        "**/*",
-        lambda r: (
-            r.continue_()
-            if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
-            else r.abort()
-        ),
-    )
-    page.goto(f"{lab}/lab/tree/live.ipynb")
-    page.wait_for_function(
-        "window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-    )
-    page.wait_for_function(
-        "window.jupyterapp.shell.currentWidget.sessionContext.session"
-        ".kernel.connectionStatus === 'connected'"
-    )
+    page = open_lab(browser, lab)
     run_cell(page, 0)
     root = page.locator(".dcglab-explorer")
     root.wait_for()

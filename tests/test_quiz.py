@@ -304,93 +304,19 @@ LIVE_CELLS = [
 
 @pytest.fixture(scope="module")
 def quiz_lab(tmp_path_factory, browser):
-    """JupyterLab on 127.0.0.1 (as in tests/test_live_jupyter.py) with a notebook that
-    shows the practice quiz; yields the notebook's URL."""
-    import os
-    import subprocess
-    import sys
-    import time
-    import urllib.request
+    """The URL of a notebook that shows the practice quiz, in live JupyterLab."""
+    from sitekit import live_lab
 
-    import nbformat
-    from test_live_jupyter import free_port
-
-    root = tmp_path_factory.mktemp("quiz_lab")
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in LIVE_CELLS])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, root / "quiz.ipynb")
-    port = free_port()
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_DIR": str(root / "config"),
-        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            "--allow-root",
-            f"--port={port}",
-            "--ServerApp.ip=127.0.0.1",
-            "--IdentityProvider.token=",
-            "--ServerApp.password=",
-            f"--ServerApp.root_dir={root}",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("JupyterLab did not start within 120 s")
-    yield f"{url}/lab/tree/quiz.ipynb"
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with live_lab(tmp_path_factory.mktemp("quiz_lab"), "quiz.ipynb", LIVE_CELLS) as url:
+        yield url
 
 
 @pytest.mark.slow
 def test_quiz_works_in_live_jupyterlab(browser, quiz_lab):
     """In a live kernel the number set syncs both ways, and answers are checked."""
-    from test_live_jupyter import cell_output, run_cell
+    from sitekit import cell_output, open_lab, run_cell
 
-    page = browser.new_page()
-    page.set_default_timeout(120_000)
-    page.route(
-        "**/*",
-        lambda r: (
-            r.continue_()
-            if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
-            else r.abort()
-        ),
-    )
-    page.goto(quiz_lab)
-    page.wait_for_function(
-        "window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-        ".kernel.connectionStatus === 'connected'"
-    )
+    page = open_lab(browser, quiz_lab)
     run_cell(page, 0)
     root = page.locator('.dcglab-explorer[data-explorer="quiz"]')
     root.wait_for()
