@@ -346,3 +346,14 @@ def test_spark_mllib_ndcg_differs_where_its_definition_does(spark, data):
     # Ties are the caller's business: another tie-break gives another value.
     other_ties = trec_lists(qrels, run, order_labels_by="grade", docno_descending=False)
     assert abs(scala(other_ties) - exponential) > 1e-4
+
+
+def test_engine_gains_are_the_batch_evaluators():
+    """The engines take their gain table from batch's level_gains: negative grades as
+    unjudged gain 0, and a gain that overflows is an error naming the grade, not a NaN."""
+    from dcglab.engines import gains_of
+
+    grades = np.array([-1.0, 0.0, 1.0, 2.0])
+    assert gains_of(grades, "exponential", "unjudged").tolist() == [0.0, 0.0, 1.0, 3.0]
+    with pytest.raises(ValueError, match="grade 1100 has gain inf"):
+        gains_of(np.array([1100.0]), "exponential")

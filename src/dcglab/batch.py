@@ -65,6 +65,7 @@ __all__ = [
     "compute",
     "evaluate",
     "ideal_name",
+    "level_gains",
     "measure_specs",
     "order_by_rank",
     "parse_measures",
@@ -156,7 +157,7 @@ def _check_option(name: str, value: object, allowed: Sequence[str]) -> None:
         raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
 
 
-def _level_gains(
+def level_gains(
     levels: np.ndarray,
     gain: GainSpec,
     negative_grades: str,
@@ -310,7 +311,7 @@ def _prepare(
         index = np.where(drop, unjudged, index)
     judged_index = _Grouping(q_q, nq).pad(q_level.astype(np.int64), unjudged)
     try:
-        table = _level_gains(levels, gain, negative_grades)
+        table = level_gains(levels, gain, negative_grades)
     except ValueError as exc:
         raise ValueError(_with_line(str(exc), levels, level_rows, q_rows_kept, q.origin)) from None
     judged_gains = -np.sort(-table[judged_index], axis=1)
@@ -488,7 +489,7 @@ def _check_level(level: float) -> float:
 def _measure_gains(p: Prepared, m: Measure) -> np.ndarray:
     table = _complete(m.gain, p.levels, p.negative_grades)  # type: ignore[arg-type]
     try:
-        return _level_gains(p.levels, table, p.negative_grades)
+        return level_gains(p.levels, table, p.negative_grades)
     except ValueError as exc:
         raise ValueError(f"measure {m.name!r}: {exc}") from None
 

@@ -2,7 +2,7 @@ r"""nDCG where the data lives: the batch evaluation run by DuckDB or Spark.
 
 One SQL query (:func:`dcglab.engines.sql.evaluation_sql`) does the ranking,
 the join with the qrels and the sums; the engine runs it next to the data and
-returns one row per query. The gains come from :func:`dcglab.gains.gain_values`
+returns one row per query. The gains come from :func:`dcglab.batch.level_gains`
 and the division with its IDCG = 0 policy from
 :func:`dcglab.measures.ndcg_ratio`, so every formula stays in one place. The
 values equal :func:`dcglab.batch.evaluate`'s (and trec_eval's) to 1e-12.
@@ -31,9 +31,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..batch import BatchIdeal, BatchResult, Ties
+from ..batch import BatchIdeal, BatchResult, Ties, level_gains
 from ..discounts import Discount, DiscountSpec
-from ..gains import GainSpec, gain_values
+from ..gains import GainSpec
 from ..measures import ZERO_POLICIES, ZeroPolicy, ndcg_ratio
 from ..trec import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run
 from .sql import MISSING, TIES, dcg_measures, evaluation_sql, gains_sql, ideal_name, sum_columns
@@ -334,18 +334,11 @@ def check_conventions(
 
 
 def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") -> np.ndarray:
-    """The gain of each distinct grade, by :func:`dcglab.gains.gain_values`.
-
-    With ``negative_grades="unjudged"`` (trec_eval's reading) a negative grade
-    gains 0 and never reaches the gain function.
-    """
-    if negative_grades == "gain":
-        return gain_values(grades, gain)
-    out = np.zeros(len(grades))
-    keep = grades >= 0
-    if keep.any():
-        out[keep] = gain_values(grades[keep], gain)
-    return out
+    """The gain of each distinct grade, as the batch evaluator computes it
+    (:func:`dcglab.batch.level_gains`, without its trailing entry for unjudged
+    documents): with ``negative_grades="unjudged"`` a negative grade gains 0, and a
+    gain that is not a finite number is an error naming the grade."""
+    return level_gains(np.asarray(grades, dtype=float), gain, negative_grades)[:-1]
 
 
 def evaluate(
