@@ -1,7 +1,7 @@
 r"""Evaluate every query of a run in one vectorised pass.
 
 The run becomes a padded matrix (queries × retrieved documents) of uint64 sort
-keys packing the float32 score, the docno's rank and the grade level, so one
+keys packing the float32 score, a tie-breaking docno code and the grade level, so one
 row sort gives trec_eval's order (score, then docno, descending) with the
 levels riding along; gains and relevance are looked up from the levels, DCG
 at every cutoff is a prefix sum, and the ideal comes from the qrels' gains.
@@ -38,12 +38,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from .binary import binary_measure
 from .codes import Grouping as _Grouping
 from .codes import lexicographic_codes as _lexicographic_codes
+from .codes import first_repeat, match_rows, may_repeat, pair_keys, row_ranks
 from .codes import sortable_bits, top_in_trec_order
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, gain_values
@@ -116,8 +116,10 @@ class Prepared:
 
     ``scores``, ``docs`` and ``gains`` are ``queries × retrieved`` matrices
     (padding: NaN score, doc code -1, gain 0); ``judged_gains`` holds each
-    query's qrels gains sorted in decreasing order (padding 0). Document codes
-    run from 0 to ``n_docs - 1`` in byte order of the docnos.
+    query's qrels gains sorted in decreasing order (padding 0). ``docs`` holds
+    each document's position (0 to ``n_docs - 1``) in its row sorted by
+    (float32 score, docno bytes), ascending (:func:`dcglab.codes.row_ranks`):
+    reversed, trec_eval's ranking.
 
     The grades behind the gains: ``levels`` are the distinct qrels grades,
     ascending; ``level_index`` (a matrix like ``scores``) and ``judged_index``
@@ -229,15 +231,14 @@ def prepare(
     return _prepare(q, r, gain, missing, negative_grades, max_docs, judged_only)
 
 
-def _duplicate(t: Table, qcodes: np.ndarray, dcodes: np.ndarray, ndocs: int, what: str) -> None:
-    """Raise on the first (qid, docno) pair listed twice, naming its second line."""
-    key = qcodes.astype(np.int64) * ndocs + dcodes
-    order = np.argsort(key, kind="stable")
-    same = key[order][1:] == key[order][:-1]
-    if same.any():
-        row = int(order[1:][same].min())
+def _repeat_error(t: Table, query: np.ndarray, docno: pl.Series, rows, what: str) -> None:
+    """Raise on the first (qid, docno) pair listed twice, naming its second line
+    (``rows`` maps the given rows to the table's, ``None`` for all of them)."""
+    row = first_repeat(query, docno)
+    if row is not None:
+        line = row if rows is None else int(rows[row])
         raise ValueError(
-            f"{locate(t.origin, row)}: {what} lists ({t.qid[row]}, {t.docno[row]}) more than once"
+            f"{locate(t.origin, line)}: {what} lists ({t.qid[line]}, {t.docno[line]}) more than once"
         )
 
 
@@ -252,11 +253,9 @@ def _prepare(
 ) -> Prepared:
     nq_rows = len(q)
     qid_codes = _lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
-    doc_codes = _lexicographic_codes(pl.concat([q.docno, r.docno], rechunk=False))
     q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
-    q_doc, r_doc = doc_codes[:nq_rows], doc_codes[nq_rows:]
-    ndocs = int(doc_codes.max()) + 1
-    _duplicate(q, q_q, q_doc, ndocs, "qrels")
+    if may_repeat(pair_keys(q_q, q.docno)):
+        _repeat_error(q, q_q, q.docno, None, "qrels")
     n_codes = int(qid_codes.max()) + 1
     in_qrels = np.bincount(q_q, minlength=n_codes) > 0
     keep = in_qrels & (np.bincount(r_q, minlength=n_codes) > 0 if missing == "ignore" else True)
@@ -269,10 +268,12 @@ def _prepare(
     qids = np.array(pl.concat([q.qid, r.qid], rechunk=False).gather(at).to_list(), dtype=object)
     nq = len(qids)
     q_sel, r_sel = keep[q_q], keep[r_q]
-    q_q, q_doc, q_grade = new_code[q_q[q_sel]], q_doc[q_sel], q.value[q_sel]
+    q_q, q_grade = new_code[q_q[q_sel]], q.value[q_sel]
+    q_docno = q.docno if q_sel.all() else q.docno.filter(pl.Series(q_sel))
     r_rows = np.flatnonzero(r_sel) if not r_sel.all() else None
+    r_docno = r.docno if r_rows is None else r.docno.gather(r_rows)
     if r_rows is not None:
-        r_q, r_doc = r_q[r_rows], r_doc[r_rows]
+        r_q = r_q[r_rows]
     # every query kept: the codes stay as they are
     r_q = new_code[r_q] if not keep.all() else r_q.astype(np.int64, copy=False)
     r_scores = r.value if r_rows is None else r.value[r_rows]
@@ -282,23 +283,16 @@ def _prepare(
     unjudged = len(levels)
     r_level = np.full(len(r_q), unjudged, dtype=np.int64)
     if len(q_q):
-        q_key = q_q.astype(np.int64) * ndocs + q_doc
-        found = pd.Index(q_key).get_indexer(r_q.astype(np.int64) * ndocs + r_doc)
+        found = match_rows(q_q, q_docno, r_q, r_docno)
         r_level[found >= 0] = q_level[found[found >= 0]]
 
     run_rows = _Grouping(r_q, nq)
-    docs = run_rows.pad(r_doc.astype(np.int64), -1)
-    by_doc = np.sort(docs, axis=1)
-    dup = (by_doc[:, 1:] == by_doc[:, :-1]) & (by_doc[:, 1:] >= 0)
-    if dup.any():
-        row, col = np.argwhere(dup)[0]
-        code = by_doc[row, col + 1]
-        rows = np.flatnonzero((r_doc == code) & (r_q == row))
-        line = int(rows[1] if r_rows is None else r_rows[rows[1]])
-        raise ValueError(
-            f"{locate(r.origin, line)}: run lists ({qids[row]}, {r.docno[line]}) more than once"
-        )
+    hashes = run_rows.pad(r_docno.hash(seed=0).to_numpy(), np.iinfo(np.uint64).max)
+    if may_repeat(hashes, np.bincount(r_q, minlength=nq)):
+        _repeat_error(r, r_q, r_docno, r_rows, "run")
+    del hashes
     scores = run_rows.pad(r_scores, np.nan)
+    docs = row_ranks(scores, run_rows.pad(np.arange(len(r_q)), -1), r_docno)
     index = run_rows.pad(r_level, unjudged)
     if max_docs is not None and scores.shape[1] > max_docs:
         scores, docs, index = top_in_trec_order(scores, docs, index, max_docs)
@@ -325,7 +319,7 @@ def _prepare(
         judged_index=judged_index,
         level_gains=table,
         level_rows=q_rows_kept[level_rows],
-        n_docs=ndocs,
+        n_docs=max(int(docs.max(initial=0)) + 1, 1),
         gain=gain,
         negative_grades=negative_grades,
         qrels_origin=q.origin,
@@ -345,21 +339,19 @@ def _with_line(message: str, levels, level_rows, rows_kept, origin: str) -> str:
 def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
     """One uint64 per document whose ascending order is trec_eval's ranking order.
 
-    Bits, high to low: the float32 score, inverted (score descending); the docno
-    code, inverted (docno descending); the index of the document's grade level.
-    Scores and docno decide the order completely, and the level rides along, so
-    sorting the keys alone yields the levels in rank order. Returns ``None`` when
-    the codes do not fit in 32 bits next to the score. Padding is the largest key.
+    Bits, high to low: the document's position (:func:`dcglab.codes.row_ranks`:
+    score, then docno), inverted, so descending; the index of its grade level.
+    The code decides the order, and the level rides along, so sorting the keys
+    alone yields the levels in rank order. Returns ``None`` when they do not fit
+    in 63 bits. Padding is the largest key.
     """
     lbits = int(p.unjudged).bit_length()
     dbits = max(int(p.n_docs - 1).bit_length(), 1)
-    if lbits + dbits > 32:
+    if lbits + dbits > 63:
         return None
-    bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
     doc = np.uint64(p.n_docs - 1) - p.docs.clip(min=0).astype(np.uint64)
-    key = ((np.uint64(0xFFFFFFFF) - bits) << np.uint64(32)) | (doc << np.uint64(lbits))
-    key |= p.level_index.astype(np.uint64)
-    key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
+    key = (doc << np.uint64(lbits)) | p.level_index.astype(np.uint64)
+    key[p.docs < 0] = np.iinfo(np.uint64).max
     return key, lbits
 
 
@@ -377,10 +369,8 @@ def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarr
         index = (key & np.uint64((1 << lbits) - 1)).astype(np.intp)
         index[key == np.iinfo(np.uint64).max] = p.unjudged
         return index, key
-    if ties == "trec":  # codes too wide to pack: sort indices instead
-        bits = sortable_bits(np.nan_to_num(p.scores, nan=-np.inf))
-        key = ~((bits << np.uint64(32)) | p.docs.clip(min=0).astype(np.uint64))
-        key[np.isnan(p.scores)] = np.iinfo(np.uint64).max
+    if ties == "trec":  # too wide to pack: sort indices by the positions instead
+        key = np.where(p.docs < 0, np.iinfo(np.int64).max, -p.docs)
     else:
         key = np.where(np.isnan(p.scores), np.inf, -p.scores.astype(np.float32).astype(float))
     if depth is not None and depth < width:
@@ -473,7 +463,7 @@ def compute(
                 f"{name}: query {p.qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
                 "not a finite number (gains too large?)"
             )
-    return BatchResult(pd.DataFrame(out, index=pd.Index(p.qids, name="qid")))
+    return BatchResult(p.qids, out)
 
 
 def _check_level(level: float) -> float:

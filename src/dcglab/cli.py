@@ -17,9 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TypeVar
 
-import pandas as pd
-
-from .batch import IDEALS, NEGATIVE_GRADES, TIES, evaluate, trec_order
+from .batch import IDEALS, NEGATIVE_GRADES, TIES, BatchResult, evaluate, trec_order
 from .discounts import Discount
 from .measures import ZERO_POLICIES
 
@@ -187,30 +185,31 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def render(per_query: pd.DataFrame, means: pd.Series | None, fmt: str, per_q: bool) -> str:
+def render(result: BatchResult, means: dict[str, float] | None, fmt: str, per_q: bool) -> str:
     """The results in trec_eval's format (each query's lines, then ``all``), or CSV / JSON.
 
-    ``means`` is ``None`` for no summary (trec_eval ``-n``).
+    ``means`` is ``None`` for no summary (trec_eval ``-n``). A query skipped
+    under ``--zero-idcg skip`` has no line (JSON: ``null``).
     """
-    cols = trec_order(list(per_query.columns))
+    cols = trec_order(list(result.values))
+    table = [result.values[c].tolist() for c in cols]
     if fmt == "json":
         out: dict[str, object] = {}
         if means is not None:
-            out["all"] = {c: float(means[c]) for c in cols}
+            out["all"] = {c: means[c] for c in cols}
         if per_q:
             out["queries"] = {
-                str(q): {c: (None if pd.isna(v) else float(v)) for c, v in row.items()}
-                for q, row in per_query[cols].iterrows()
+                str(q): {c: (None if math.isnan(v[i]) else v[i]) for c, v in zip(cols, table)}
+                for i, q in enumerate(result.qids)
             }
         return json.dumps(out, indent=2) + "\n"
     rows = []
     if per_q:
-        values = per_query[cols].to_numpy()
         rows += [
-            (c, str(q), v)
-            for q, line in zip(per_query.index, values)
-            for c, v in zip(cols, line)
-            if not pd.isna(v)
+            (c, str(q), v[i])
+            for i, q in enumerate(result.qids)
+            for c, v in zip(cols, table)
+            if not math.isnan(v[i])
         ]
     if means is not None:
         rows += [(c, "all", means[c]) for c in cols]
@@ -242,9 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_docs=args.M,
             judged_only=args.Judged_docs_only,
         )
-        means = None if args.nosummary else result.mean()
+        means = None if args.nosummary else result.means()
     except (ValueError, OSError) as exc:
         print(f"dcglab: error: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(render(result.per_query, means, args.format, args.q))
+    sys.stdout.write(render(result, means, args.format, args.q))
     return 0

@@ -1,10 +1,12 @@
-"""Integer codes for the batch evaluator: ids in byte order, sortable scores, padding.
+"""Integer codes for the batch evaluator: ids in byte order, sortable scores,
+(query, docno) matching, padding.
 
 trec_eval orders a query's documents by score (as float32), descending, then by
-docno, descending, comparing docnos with ``strcmp``. These helpers turn the
-strings into integers with the same order and the scores into unsigned
-integers with the float order, so one integer sort reproduces trec_eval's
-ranking, and group rows by query into a padded matrix.
+docno, descending, comparing docnos with ``strcmp``. These helpers turn query
+ids into integers with the same order, scores into unsigned integers with the
+float order, and give each document its position in that order, so one
+integer sort reproduces trec_eval's ranking. Run rows find their qrels row
+through 64-bit keys of the (query, docno) pair, verified against the strings.
 """
 
 from __future__ import annotations
@@ -12,10 +14,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
-__all__ = ["Grouping", "lexicographic_codes", "sortable_bits", "top_in_trec_order"]
+__all__ = [
+    "Grouping",
+    "first_repeat",
+    "lexicographic_codes",
+    "match_rows",
+    "may_repeat",
+    "pair_keys",
+    "row_ranks",
+    "sortable_bits",
+    "top_in_trec_order",
+]
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd 64-bit constant (2^64 over the golden ratio)
 
 
 def sortable_bits(scores: np.ndarray) -> np.ndarray:
@@ -31,9 +44,113 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     >>> bool(sortable_bits(np.array([-0.0]))[0] == sortable_bits(np.array([0.0]))[0])
     True
     """
-    f32 = np.asarray(scores, dtype=np.float32) + np.float32(0.0)
-    u = np.ascontiguousarray(f32).view(np.uint32).astype(np.uint64)
-    return u ^ (((u >> np.uint64(31)) * np.uint64(0xFFFFFFFF)) | np.uint64(0x80000000))
+    f32 = np.ascontiguousarray(np.asarray(scores, dtype=np.float32) + np.float32(0.0))
+    flip = (f32.view(np.int32) >> 31).view(np.uint32) | np.uint32(0x80000000)  # sign -> all ones
+    return (f32.view(np.uint32) ^ flip).astype(np.uint64)
+
+
+def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
+    """Each document's position in its row sorted by (float32 score, docno bytes),
+    ascending; -1 for padding.
+
+    ``scores`` and ``rows`` are padded matrices (padding: any score, row -1);
+    ``rows`` points into ``docno``. A row sort of packed integer keys orders the
+    scores; only documents with tied scores then have their docnos compared,
+    group by group, by polars, which compares strings byte by byte, as
+    ``strcmp`` does. Reversed, the positions are trec_eval's ranking.
+
+    Examples
+    --------
+    >>> row_ranks(np.array([[1.0, 2.0, 1.0]]), np.array([[0, 1, 2]]), pl.Series(["b", "a", "a"]))
+    array([[1, 2, 0]])
+    """
+    n, w = scores.shape
+    valid = rows >= 0
+    bits = np.where(valid, sortable_bits(np.where(valid, scores, 0.0)), np.uint64(0xFFFFFFFF))
+    key = np.sort((bits << np.uint64(32)) | np.arange(w, dtype=np.uint64), axis=1)  # padding last
+    col = (key & np.uint64(0xFFFFFFFF)).astype(np.intp)
+    high = key >> np.uint64(32)
+    same = np.zeros((n, w), dtype=bool)  # equal to the score before it in the row
+    same[:, 1:] = high[:, 1:] == high[:, :-1]
+    same &= np.arange(w) < valid.sum(axis=1)[:, None]
+    del key, high
+    tied = same.copy()
+    tied[:, :-1] |= same[:, 1:]
+    at = np.flatnonzero(tied)  # positions of tied documents, group after group
+    if len(at):
+        flat = col.ravel()
+        group = np.cumsum(~same.ravel()[at])
+        strings = docno.gather(rows.ravel()[(at // w) * w + flat[at]])
+        order = (
+            pl.DataFrame({"group": group, "docno": strings})
+            .with_row_index("i")
+            .sort("group", "docno")
+            .get_column("i")
+            .to_numpy()
+        )
+        flat[at] = flat[at[order]]  # the k-th smallest tied document takes the k-th tied place
+    ranks = np.empty((n, w), dtype=np.int64)
+    np.put_along_axis(ranks, col, np.arange(w), axis=1)
+    ranks[~valid] = -1
+    return ranks
+
+
+def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:
+    """A 64-bit key for each (query code, docno) pair: the docno's hash XOR the
+    code times an odd constant. Equal pairs have equal keys; two distinct pairs
+    share one with a chance of about 2^-64, so every use verifies its matches."""
+    return docno.hash(seed=0).to_numpy() ^ (query.astype(np.uint64) * _MIX)
+
+
+def may_repeat(keys: np.ndarray, counts: np.ndarray | None = None) -> bool:
+    """Whether a row holds two equal keys: of a 1-D array, or among the first
+    ``counts[i]`` keys of row ``i`` of a matrix padded with the largest uint64.
+    Equal keys mean a repeated pair or (rarely) a hash collision; :func:`first_repeat`
+    tells them apart."""
+    s = np.sort(np.atleast_2d(keys), axis=1)
+    same = s[:, 1:] == s[:, :-1]
+    if counts is not None:
+        same &= np.arange(1, s.shape[1]) < counts[:, None]
+    return bool(same.any())
+
+
+def first_repeat(query: np.ndarray, docno: pl.Series) -> int | None:
+    """The first row whose (query, docno) pair is on an earlier row too, or ``None``
+    (exact: compares the strings)."""
+    frame = pl.DataFrame({"query": query, "docno": docno})
+    again = ~frame.select(pl.struct("query", "docno").is_first_distinct()).to_series()
+    rows = again.arg_true()
+    return int(rows[0]) if len(rows) else None
+
+
+def match_rows(
+    q_query: np.ndarray, q_docno: pl.Series, r_query: np.ndarray, r_docno: pl.Series
+) -> np.ndarray:
+    """The qrels row of each run row's (query, docno) pair, or -1 (unjudged).
+
+    The qrels pairs must be distinct. A hash join on :func:`pair_keys`, whose
+    matches are then compared as strings; after a hash collision (never seen in
+    practice) the join is redone on the strings themselves.
+    """
+    q_keys = pair_keys(q_query, q_docno)
+    if not may_repeat(q_keys):
+        found = _join(pl.DataFrame({"k": q_keys}), pl.DataFrame({"k": pair_keys(r_query, r_docno)}))
+        hit = np.flatnonzero(found >= 0)
+        at = found[hit]
+        if (q_query[at] == r_query[hit]).all() and (q_docno.gather(at) == r_docno.gather(hit)).all():
+            return found
+    return _join(
+        pl.DataFrame({"q": q_query, "d": q_docno}), pl.DataFrame({"q": r_query, "d": r_docno})
+    )
+
+
+def _join(table: pl.DataFrame, probe: pl.DataFrame) -> np.ndarray:
+    """The row of ``table`` equal to each row of ``probe`` (same columns, unique in
+    ``table``), or -1."""
+    out = probe.join(
+        table.with_row_index("_row"), on=probe.columns, how="left", maintain_order="left"
+    )
+    return out.get_column("_row").cast(pl.Int64).fill_null(-1).to_numpy()
 
 
 class Grouping:
@@ -98,6 +215,8 @@ def lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.nd
         code = {v: c for c, v in enumerate(distinct.gather(_byte_order(distinct)).to_list())}
         lengths = np.diff(np.append(np.flatnonzero(starts.to_numpy()), n))
         return np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
+    import pandas as pd  # only here: the command line starts faster without it
+
     codes, distinct = pd.factorize(s.hash(seed=0).to_numpy())
     n_distinct = len(distinct)
     del distinct
@@ -150,10 +269,8 @@ def _byte_order(s: pl.Series) -> np.ndarray:
 
 
 def top_in_trec_order(scores: np.ndarray, docs: np.ndarray, index: np.ndarray, m: int):
-    """Each row's first ``m`` documents in trec_eval's order (trec_eval ``-M``)."""
-    bits = sortable_bits(np.nan_to_num(scores, nan=-np.inf))
-    key = ~((bits << np.uint64(32)) | docs.clip(min=0).astype(np.uint64))
-    key[np.isnan(scores)] = np.iinfo(np.uint64).max
-    top = np.argpartition(key, m - 1, axis=1)[:, :m]
+    """Each row's first ``m`` documents in trec_eval's order (trec_eval ``-M``):
+    the largest :func:`row_ranks` (padding has -1)."""
+    top = np.argpartition(-docs, m - 1, axis=1)[:, :m]
     take = lambda a: np.take_along_axis(a, top, axis=1)  # noqa: E731
     return take(scores), take(docs), take(index)

@@ -17,14 +17,16 @@ cutoffs costs one pass. A cutoff beyond the end of a list adds nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, as_grades, gain_values
 from .ideal import IdealSource, ideal_order, ideal_source
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ZeroPolicy = Literal["error", "zero", "one", "skip"]
 ZERO_POLICIES = ("error", "zero", "one", "skip")
@@ -300,6 +302,8 @@ def ndcg_curve(
     >>> ndcg_curve([3, 2, 3, 0, 1, 2])["nDCG"].round(3).tolist()
     [1.0, 0.871, 0.978, 0.853, 0.861, 0.961]
     """
+    import pandas as pd
+
     d, i = curves(grades, judged=judged, ideal=ideal, gain=gain, discount=discount, kmax=kmax)
     n = [ndcg_ratio(dk, ik, zero_idcg) for dk, ik in zip(d, i)]
     return pd.DataFrame({"k": np.arange(1, len(d) + 1), "DCG": d, "IDCG": i, "nDCG": n})
@@ -412,6 +416,8 @@ def rank_table(
     >>> rank_table([3, 2])["discounted"].round(3).tolist()
     [3.0, 1.262]
     """
+    import pandas as pd
+
     arr = as_grades(grades)
     g = gain_values(arr, gain)
     w = Discount.parse(discount).weights(len(arr))

@@ -4,36 +4,65 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["BatchResult"]
 
 
 @dataclass(frozen=True)
 class BatchResult:
-    """Per-query values (one column per measure) and how to aggregate them."""
+    """Per-query values of each measure and how to aggregate them.
 
-    per_query: pd.DataFrame
+    ``values[name][i]`` is the value of measure ``name`` for query ``qids[i]``
+    (NaN only for a query skipped under ``zero_idcg="skip"``). pandas is
+    imported only when :attr:`per_query` or a pandas result is asked for, which
+    keeps the command line's start quick.
+    """
+
+    qids: np.ndarray
+    values: Mapping[str, np.ndarray]
+
+    @cached_property
+    def per_query(self) -> pd.DataFrame:
+        """One row per query (index ``qid``), one column per measure."""
+        import pandas as pd
+
+        return pd.DataFrame(dict(self.values), index=pd.Index(self.qids, name="qid"))
+
+    def means(self) -> dict[str, float]:
+        r"""Mean of each measure over the evaluated queries, :math:`\frac{1}{|Q|}\sum_q v_q`
+        (queries skipped under ``zero_idcg="skip"`` left out). Raises ``ValueError``
+        when a measure has no query left."""
+        out = {}
+        for name, v in self.values.items():
+            count = int(np.count_nonzero(~np.isnan(v)))
+            if count == 0:
+                raise ValueError(
+                    f"{name}: every query was skipped (IDCG 0), "
+                    "so the mean is undefined; choose zero_idcg='zero' or 'one'"
+                )
+            out[name] = float(np.nansum(v) / count)
+        return out
 
     def mean(self) -> pd.Series:
-        """Mean over the evaluated queries (queries skipped under ``zero_idcg="skip"``
-        left out). Raises ``ValueError`` when a measure has no query left."""
-        counts = self.per_query.notna().sum()
-        empty = counts.index[counts == 0].tolist()
-        if empty:
-            raise ValueError(
-                f"{', '.join(map(str, empty))}: every query was skipped (IDCG 0), "
-                "so the mean is undefined; choose zero_idcg='zero' or 'one'"
-            )
-        return self.per_query.mean(skipna=True)
+        """:meth:`means` as a pandas Series."""
+        import pandas as pd
+
+        return pd.Series(self.means(), dtype=float)
 
     def weighted_mean(self, weights: Mapping[str, float]) -> pd.Series:
         r"""Weighted mean :math:`\sum_q w_q v_q / \sum_q w_q` (section 4.2.1 of the overview).
 
         Queries without a weight get weight 0; skipped queries are left out.
         """
+        import pandas as pd
+
         if not isinstance(weights, Mapping):
             raise ValueError(f"weights must be a mapping {{qid: weight}}, got {weights!r}")
         for q, x in weights.items():

@@ -17,20 +17,24 @@ field either: it is read without ``Q0`` and ``rank``); anything else goes
 through a general path that splits each line on runs of whitespace. Both yield
 the same table, and a malformed line raises ``ValueError`` naming the file, the
 line number and what is wrong with it. A (qid, docno) pair given twice is an
-error too; the evaluator (:func:`dcglab.batch.prepare`) detects it on integer
-codes.
+error too; the evaluator (:func:`dcglab.batch.prepare`) detects it through
+hashes of the pairs, confirmed on the strings.
 """
 
 from __future__ import annotations
 
 import mmap
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
-import pandas as pd
 import polars as pl
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "QRELS_COLUMNS",
@@ -47,7 +51,7 @@ __all__ = [
 
 QRELS_COLUMNS = ("qid", "iter", "docno", "grade")
 RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")
-Source = str | os.PathLike | pd.DataFrame | pl.DataFrame
+Source = Union[str, os.PathLike, "pd.DataFrame", pl.DataFrame]
 BOM = b"\xef\xbb\xbf"
 OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
 
@@ -120,7 +124,17 @@ def no_empty_field(path: Path, sep: bytes, chunk: int = 1 << 23) -> bool:
             part = None
 
 
-def _polars(data: Path | bytes, sep: bytes, kind: str) -> pl.DataFrame | None:
+def has_comment(path: Path) -> bool:
+    """Whether a line of the file starts with ``#`` (a comment, which the reader
+    must then look for; it is slower when asked to)."""
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        first = mm.find(b"#")  # one byte: a fast scan; most files have none
+        return first == 0 or (first > 0 and mm.find(b"\n#", first - 1) >= 0)
+
+
+def _polars(
+    data: Path | bytes, sep: bytes, kind: str, comments: bool = True
+) -> pl.DataFrame | None:
     """Parse single-separator text; ``None`` if any line is not exactly well formed.
 
     A run's text has no empty field (no leading, trailing or doubled separator:
@@ -130,10 +144,8 @@ def _polars(data: Path | bytes, sep: bytes, kind: str) -> pl.DataFrame | None:
     shows as null.
     """
     columns, numeric = _spec(kind)
-    # the unused fields (iter, tag: few distinct values) as categories, which
-    # costs little memory
-    schema = {c: pl.Categorical for c in columns}
-    schema.update({"qid": pl.String, "docno": pl.String, numeric: pl.Float64})
+    schema = {c: pl.String for c in columns}
+    schema[numeric] = pl.Float64
     schema = {c: schema[c] for c in columns}
     read = list(range(len(columns))) if kind == "qrels" else [0, 2, 4, 5]
     try:
@@ -144,7 +156,7 @@ def _polars(data: Path | bytes, sep: bytes, kind: str) -> pl.DataFrame | None:
             columns=read,
             schema=schema,
             quote_char=None,
-            comment_prefix="#",
+            comment_prefix="#" if comments else None,
             raise_if_empty=False,
             truncate_ragged_lines=kind == "run",  # trec_eval reads a run line's first 6
         )
@@ -240,7 +252,7 @@ def _read_file(path: Path, kind: str) -> Table:
     sep = single_separator(path)
     if sep is not None and kind == "run" and not no_empty_field(path, sep):
         sep = None
-    df = _polars(path, sep, kind) if sep is not None else None
+    df = _polars(path, sep, kind, has_comment(path)) if sep is not None else None
     raw = None
     if df is None:  # the general path: runs of any whitespace, comments, extra fields
         raw = path.read_bytes()
@@ -255,6 +267,13 @@ def _read_file(path: Path, kind: str) -> Table:
     return Table(df.get_column("qid"), df.get_column("docno"), values, origin)
 
 
+def is_pandas_frame(source: object) -> bool:
+    """Whether ``source`` is a pandas DataFrame, without importing pandas (if it
+    was never imported, nothing can be one)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(source, pd.DataFrame)
+
+
 def _id_column(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> pl.Series:
     """An id column as strings; every value checked (str, or all integers)."""
     if isinstance(frame, pl.DataFrame):
@@ -267,6 +286,8 @@ def _id_column(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> pl
         if col.dtype.is_integer():
             return col.cast(pl.String)
         raise ValueError(f"{origin}: {name} must hold strings or integers, got dtype {col.dtype}")
+    import pandas as pd
+
     col = frame[name]
     values = col.to_numpy(dtype=object)
     kind = pd.api.types.infer_dtype(values, skipna=False)
@@ -324,7 +345,7 @@ def _read_frame(frame: pd.DataFrame | pl.DataFrame, kind: str) -> Table:
 
 def read_table(source: Source, kind: str) -> Table:
     """A qrels (``kind="qrels"``) or run (``kind="run"``) file or DataFrame as a :class:`Table`."""
-    if isinstance(source, (pd.DataFrame, pl.DataFrame)):
+    if isinstance(source, pl.DataFrame) or is_pandas_frame(source):
         return _read_frame(source, kind)
     if not isinstance(source, (str, os.PathLike)):
         raise ValueError(f"{kind} must be a file path or a DataFrame, got {type(source).__name__}")
@@ -342,6 +363,8 @@ def run_table(source: Source) -> Table:
 
 
 def _frame(t: Table, value: str) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame(
         {"qid": t.qid.to_list(), "docno": t.docno.to_list(), value: t.value},
     )

@@ -463,7 +463,7 @@ def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy) -> B
         elif name not in out:
             idcg = frame[i].to_numpy(dtype=float)
             out[name] = ndcg_ratio(dcg, idcg, zero_idcg, queries=qids, measure=name)
-    return BatchResult(pd.DataFrame(out, index=pd.Index(qids, name="qid")))
+    return BatchResult(qids, out)
 
 
 def evaluate_files(
