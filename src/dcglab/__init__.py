@@ -8,7 +8,8 @@ command line (:mod:`dcglab.cli`). The book's own code (the article's figures,
 plots, explorers) lives in :mod:`dcglab.book`, which this package never imports.
 """
 
-from .batch import evaluate
+from typing import TYPE_CHECKING
+
 from .discounts import Discount, geometric_discount, jk_discount, log_discount, reciprocal_discount
 from .gains import exponential_gain, gain_values, linear_gain, mapped_gain
 from .ideal import ideal_order
@@ -38,3 +39,16 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from .batch import evaluate
+
+
+def __getattr__(name: str) -> object:
+    """:func:`evaluate` is imported on first use: it needs polars, whose allocator
+    the command line configures before polars is imported (:mod:`dcglab.__main__`)."""
+    if name == "evaluate":
+        from .batch import evaluate
+
+        return evaluate
+    raise AttributeError(f"module 'dcglab' has no attribute {name!r}")

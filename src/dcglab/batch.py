@@ -42,9 +42,17 @@ import polars as pl
 
 from .binary import binary_measure
 from .codes import Grouping as _Grouping
+from .codes import (
+    exact_match,
+    first_repeat,
+    match_rows,
+    may_repeat,
+    pair_keys,
+    row_ranks,
+    sortable_bits,
+    top_in_trec_order,
+)
 from .codes import lexicographic_codes as _lexicographic_codes
-from .codes import first_repeat, match_rows, may_repeat, pair_keys, row_ranks
-from .codes import sortable_bits, top_in_trec_order
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, gain_values
 from .measure_names import Measure, measure_specs, parse_measures, trec_order
@@ -237,9 +245,8 @@ def _repeat_error(t: Table, query: np.ndarray, docno: pl.Series, rows, what: str
     row = first_repeat(query, docno)
     if row is not None:
         line = row if rows is None else int(rows[row])
-        raise ValueError(
-            f"{locate(t.origin, line)}: {what} lists ({t.qid[line]}, {t.docno[line]}) more than once"
-        )
+        pair = f"({t.qid[line]}, {t.docno[line]})"
+        raise ValueError(f"{locate(t.origin, line)}: {what} lists {pair} more than once")
 
 
 def _prepare(
@@ -281,18 +288,18 @@ def _prepare(
     levels, level_rows, q_level = np.unique(q_grade, return_index=True, return_inverse=True)
     q_rows_kept = np.flatnonzero(q_sel)
     unjudged = len(levels)
-    r_level = np.full(len(r_q), unjudged, dtype=np.int64)
-    if len(q_q):
-        found = match_rows(q_q, q_docno, r_q, r_docno)
-        r_level[found >= 0] = q_level[found[found >= 0]]
-
-    run_rows = _Grouping(r_q, nq)
-    hashes = run_rows.pad(r_docno.hash(seed=0).to_numpy(), np.iinfo(np.uint64).max)
-    if may_repeat(hashes, np.bincount(r_q, minlength=nq)):
+    r_level = np.full(len(r_q), unjudged, dtype=np.min_scalar_type(unjudged))
+    run_rows, judged_rows = _Grouping(r_q, nq), _Grouping(q_q, nq)
+    r_index = run_rows.pad(np.arange(len(r_q), dtype=np.int64), -1)
+    found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
+    if found is None:  # equal hashes: a repeated docno (an error) or a collision
         _repeat_error(r, r_q, r_docno, r_rows, "run")
-    del hashes
+        found = exact_match(q_q, q_docno, r_q, r_docno)
+    hit = found >= 0
+    r_level[hit] = q_level[found[hit]]
+    del found, hit
     scores = run_rows.pad(r_scores, np.nan)
-    docs = row_ranks(scores, run_rows.pad(np.arange(len(r_q)), -1), r_docno)
+    docs = row_ranks(scores, r_index, r_docno)
     index = run_rows.pad(r_level, unjudged)
     if max_docs is not None and scores.shape[1] > max_docs:
         scores, docs, index = top_in_trec_order(scores, docs, index, max_docs)
@@ -303,7 +310,7 @@ def _prepare(
         scores = np.where(drop, np.nan, scores)
         docs = np.where(drop, -1, docs)
         index = np.where(drop, unjudged, index)
-    judged_index = _Grouping(q_q, nq).pad(q_level.astype(np.int64), unjudged)
+    judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
     try:
         table = level_gains(levels, gain, negative_grades)
     except ValueError as exc:
@@ -370,7 +377,7 @@ def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarr
         index[key == np.iinfo(np.uint64).max] = p.unjudged
         return index, key
     if ties == "trec":  # too wide to pack: sort indices by the positions instead
-        key = np.where(p.docs < 0, np.iinfo(np.int64).max, -p.docs)
+        key = np.where(p.docs < 0, np.iinfo(np.int64).max, -p.docs.astype(np.int64))
     else:
         key = np.where(np.isnan(p.scores), np.inf, -p.scores.astype(np.float32).astype(float))
     if depth is not None and depth < width:

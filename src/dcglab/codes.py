@@ -20,9 +20,12 @@ __all__ = [
     "Grouping",
     "first_repeat",
     "lexicographic_codes",
+    "exact_match",
+    "match_in_rows",
     "match_rows",
     "may_repeat",
     "pair_keys",
+    "row_blocks",
     "row_ranks",
     "sortable_bits",
     "top_in_trec_order",
@@ -49,6 +52,25 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     return (f32.view(np.uint32) ^ flip).astype(np.uint64)
 
 
+BLOCK = 1 << 18
+"""Elements per block of rows in the per-row steps: their temporaries stay a few
+megabytes, reused from block to block, instead of fresh arrays the size of the
+run (on the benchmark's 5M lines, page faults were a third of the time)."""
+
+
+def row_blocks(shape: tuple[int, int]) -> list[slice]:
+    """Slices of the rows of a ``shape`` matrix, about :data:`BLOCK` elements each.
+
+    Examples
+    --------
+    >>> row_blocks((5, 100_000))[:2]
+    [slice(0, 2, None), slice(2, 4, None)]
+    """
+    n, w = shape
+    step = max(1, BLOCK // max(w, 1))
+    return [slice(lo, min(lo + step, n)) for lo in range(0, n, step)]
+
+
 def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
     """Each document's position in its row sorted by (float32 score, docno bytes),
     ascending; -1 for padding.
@@ -57,29 +79,30 @@ def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndar
     ``rows`` points into ``docno``. A row sort of packed integer keys orders the
     scores; only documents with tied scores then have their docnos compared,
     group by group, by polars, which compares strings byte by byte, as
-    ``strcmp`` does. Reversed, the positions are trec_eval's ranking.
+    ``strcmp`` does. Reversed, the positions are trec_eval's ranking. Rows are
+    taken a block at a time (:func:`row_blocks`).
 
     Examples
     --------
-    >>> row_ranks(np.array([[1.0, 2.0, 1.0]]), np.array([[0, 1, 2]]), pl.Series(["b", "a", "a"]))
-    array([[1, 2, 0]])
+    >>> scores, rows = np.array([[1.0, 2.0, 1.0]]), np.array([[0, 1, 2]])
+    >>> row_ranks(scores, rows, pl.Series(["b", "a", "a"])).tolist()
+    [[1, 2, 0]]
     """
     n, w = scores.shape
     valid = rows >= 0
-    bits = np.where(valid, sortable_bits(np.where(valid, scores, 0.0)), np.uint64(0xFFFFFFFF))
-    key = np.sort((bits << np.uint64(32)) | np.arange(w, dtype=np.uint64), axis=1)  # padding last
-    col = (key & np.uint64(0xFFFFFFFF)).astype(np.intp)
-    high = key >> np.uint64(32)
-    same = np.zeros((n, w), dtype=bool)  # equal to the score before it in the row
-    same[:, 1:] = high[:, 1:] == high[:, :-1]
-    same &= np.arange(w) < valid.sum(axis=1)[:, None]
-    del key, high
-    tied = same.copy()
-    tied[:, :-1] |= same[:, 1:]
-    at = np.flatnonzero(tied)  # positions of tied documents, group after group
-    if len(at):
+    col = np.empty((n, w), dtype=np.uint32)  # each row's columns in score order
+    tied_at, group_starts = [], []  # documents whose score ties with a neighbour's
+    for block in row_blocks(scores.shape):
+        col[block], same = _score_order(scores[block], valid[block])
+        tied = same.copy()
+        tied[:, :-1] |= same[:, 1:]
+        at = np.flatnonzero(tied)
+        tied_at.append(at + block.start * w)
+        group_starts.append(~same.ravel()[at])
+    at = np.concatenate(tied_at)
+    if len(at):  # order each group of tied scores by docno
         flat = col.ravel()
-        group = np.cumsum(~same.ravel()[at])
+        group = np.cumsum(np.concatenate(group_starts))
         strings = docno.gather(rows.ravel()[(at // w) * w + flat[at]])
         order = (
             pl.DataFrame({"group": group, "docno": strings})
@@ -89,17 +112,39 @@ def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndar
             .to_numpy()
         )
         flat[at] = flat[at[order]]  # the k-th smallest tied document takes the k-th tied place
-    ranks = np.empty((n, w), dtype=np.int64)
-    np.put_along_axis(ranks, col, np.arange(w), axis=1)
+    ranks = np.empty((n, w), dtype=np.int32)
+    for block in row_blocks(scores.shape):
+        np.put_along_axis(ranks[block], col[block], np.arange(w, dtype=np.int32)[None, :], axis=1)
     ranks[~valid] = -1
     return ranks
+
+
+def _score_order(scores: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's columns sorted by float32 score (padding last), and whether each
+    sorted score equals the one before it."""
+    n, w = scores.shape
+    full = bool(valid.all())
+    key = sortable_bits(scores if full else np.where(valid, scores, 0.0))
+    if not full:
+        key[~valid] = 0xFFFFFFFF  # above every finite float32: padding sorts last
+    key <<= np.uint64(32)
+    key |= np.arange(w, dtype=np.uint64)
+    key.sort(axis=1)
+    same = np.zeros((n, w), dtype=bool)
+    same[:, 1:] = (key[:, 1:] ^ key[:, :-1]) < np.uint64(1 << 32)
+    if not full:
+        same &= np.arange(w) < valid.sum(axis=1)[:, None]
+    return key.astype(np.uint32), same  # the low half: the column
 
 
 def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:
     """A 64-bit key for each (query code, docno) pair: the docno's hash XOR the
     code times an odd constant. Equal pairs have equal keys; two distinct pairs
     share one with a chance of about 2^-64, so every use verifies its matches."""
-    return docno.hash(seed=0).to_numpy() ^ (query.astype(np.uint64) * _MIX)
+    keys = query.astype(np.uint64)
+    keys *= _MIX
+    keys ^= docno.hash(seed=0).to_numpy()
+    return keys
 
 
 def may_repeat(keys: np.ndarray, counts: np.ndarray | None = None) -> bool:
@@ -123,22 +168,84 @@ def first_repeat(query: np.ndarray, docno: pl.Series) -> int | None:
     return int(rows[0]) if len(rows) else None
 
 
+def match_in_rows(
+    r_hash: np.ndarray, r_index: np.ndarray, q_hash: np.ndarray, q_index: np.ndarray
+) -> np.ndarray | None:
+    """Match each query's run documents to its qrels documents by docno hash.
+
+    ``r_hash`` and ``q_hash`` are ``queries × width`` matrices of docno hashes
+    (any uint64), ``r_index`` and ``q_index`` the run and qrels rows they come
+    from (-1: padding). Each query's hashes, with their column in the low bits,
+    are sorted together, so equal hashes become neighbours. Returns the qrels
+    row of every run row (-1: unjudged), or ``None`` when a query holds two
+    equal hashes that are not one run and one qrels document (a repeated docno,
+    or a hash collision), which the caller must then sort out exactly. The
+    matches are of hashes: the caller compares the strings.
+    """
+    found = np.full(int(r_index.max(initial=-1)) + 1, -1, dtype=np.int64)
+    for block in row_blocks((r_hash.shape[0], r_hash.shape[1] + q_hash.shape[1])):
+        pairs = _block_pairs(r_hash[block], r_index[block], q_hash[block], q_index[block])
+        if pairs is None:
+            return None
+        found[pairs[0]] = pairs[1]
+    return found
+
+
+def _block_pairs(r_hash, r_index, q_hash, q_index) -> tuple[np.ndarray, np.ndarray] | None:
+    """(run rows, qrels rows) of the equal hashes in some queries (see :func:`match_in_rows`)."""
+    nq, w = r_hash.shape
+    width = w + q_hash.shape[1]
+    bits = max(int(width - 1).bit_length(), 1)
+    low = np.uint64((1 << bits) - 1)
+    padding = np.iinfo(np.uint64).max  # above every real key, whose top bit is 0
+    keys = np.empty((nq, width), dtype=np.uint64)
+    for h, index, start in ((r_hash, r_index, 0), (q_hash, q_index, w)):
+        cut = keys[:, start : start + h.shape[1]]
+        np.right_shift(h, np.uint64(1), out=cut)
+        cut &= ~low
+        cut |= np.arange(start, start + h.shape[1], dtype=np.uint64)
+        cut[index < 0] = padding
+    keys.sort(axis=1)
+    row, at = np.nonzero((keys[:, 1:] ^ keys[:, :-1]) <= low)  # equal above the low bits
+    real = keys[row, at + 1] != padding
+    row, at = row[real], at[real]
+    first = (keys[row, at] & low).astype(np.intp)
+    second = (keys[row, at + 1] & low).astype(np.intp)
+    # in a group of equal hashes run columns (< w) come first: a run-run or a
+    # qrels-qrels neighbour shows any group that is not one run-qrels pair
+    if (second < w).any() or (first >= w).any():
+        return None
+    return r_index[row, first], q_index[row, second - w]
+
+
 def match_rows(
+    q_docno: pl.Series,
+    judged_rows: Grouping,
+    r_docno: pl.Series,
+    run_rows: Grouping,
+    r_index: np.ndarray,
+) -> np.ndarray | None:
+    """The qrels row of each run row (-1: unjudged) by docno hashes within each
+    query (:func:`match_in_rows`), checked on the strings; ``None``
+    when hashes repeat or a match is not one."""
+    hashes = [
+        rows.pad(d.hash(seed=0).to_numpy(), 0)
+        for d, rows in ((r_docno, run_rows), (q_docno, judged_rows))
+    ]
+    q_index = judged_rows.pad(np.arange(len(q_docno), dtype=np.int64), -1)
+    found = match_in_rows(hashes[0], r_index, hashes[1], q_index)
+    if found is not None:
+        hit = np.flatnonzero(found >= 0)
+        if not (q_docno.gather(found[hit]) == r_docno.gather(hit)).all():
+            return None
+    return found
+
+
+def exact_match(
     q_query: np.ndarray, q_docno: pl.Series, r_query: np.ndarray, r_docno: pl.Series
 ) -> np.ndarray:
-    """The qrels row of each run row's (query, docno) pair, or -1 (unjudged).
-
-    The qrels pairs must be distinct. A hash join on :func:`pair_keys`, whose
-    matches are then compared as strings; after a hash collision (never seen in
-    practice) the join is redone on the strings themselves.
-    """
-    q_keys = pair_keys(q_query, q_docno)
-    if not may_repeat(q_keys):
-        found = _join(pl.DataFrame({"k": q_keys}), pl.DataFrame({"k": pair_keys(r_query, r_docno)}))
-        hit = np.flatnonzero(found >= 0)
-        at = found[hit]
-        if (q_query[at] == r_query[hit]).all() and (q_docno.gather(at) == r_docno.gather(hit)).all():
-            return found
+    """The qrels row of each run row's (query, docno) pair, or -1: a join on the
+    strings themselves (qrels pairs distinct)."""
     return _join(
         pl.DataFrame({"q": q_query, "d": q_docno}), pl.DataFrame({"q": r_query, "d": r_docno})
     )
@@ -208,12 +315,12 @@ def lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.nd
         int((end != end.shift(1)).fill_null(True).sum()) <= max(len(end) // 20, 1)
         for end in (s.head(4096), s.tail(4096))
     )
-    starts = (s != s.shift(1)).fill_null(True) if grouped else None
-    if starts is not None and int(starts.sum()) <= max(n // 20, 1):  # grouped: code block heads
-        heads = s.filter(starts)
+    runs = s.rle() if grouped else None  # blocks of equal values: (len, value)
+    if runs is not None and len(runs) <= max(n // 20, 1):  # grouped: code block heads
+        heads = runs.struct.field("value")
         distinct = heads.unique()
         code = {v: c for c, v in enumerate(distinct.gather(_byte_order(distinct)).to_list())}
-        lengths = np.diff(np.append(np.flatnonzero(starts.to_numpy()), n))
+        lengths = runs.struct.field("len").to_numpy()
         return np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
     import pandas as pd  # only here: the command line starts faster without it
 
