@@ -27,14 +27,19 @@ def keep_freed_memory() -> None:
 def return_polars_memory() -> None:
     """Ask polars' allocator (jemalloc) to return freed pages at once.
 
-    By default it keeps them for some seconds: after reading the benchmark's 5M
-    lines the process held about 470 MB where the table needs about 140 MB, and
-    the peak (810-850 MB, varying with timing) was above twice trec_eval's.
-    With this it is 530 MB, at a cost of about 0.1 s. It must run before polars
-    is imported, which is why :mod:`dcglab` imports :func:`dcglab.evaluate`
-    lazily; a setting made by the user is kept, and other allocators ignore it.
+    polars keeps freed pages for half a second or more: after reading the
+    benchmark's 5M lines the process held about 470 MB where the table needs
+    about 140 MB, and the peak (730-850 MB, varying with timing) was near twice
+    trec_eval's. With no decay it is about 600 MB, at a cost of about 0.1 s.
+    polars reads ``_RJEM_MALLOC_CONF`` when first imported (appending it to its
+    own defaults, and leaving the result in the environment of child
+    processes), so this must run before, which is why :mod:`dcglab` imports
+    :func:`dcglab.evaluate` lazily. Other options already set are kept; the
+    last value of an option wins. Other allocators ignore the variable.
     """
-    os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+    before = os.environ.get("_RJEM_MALLOC_CONF")
+    ours = "dirty_decay_ms:0,muzzy_decay_ms:0"
+    os.environ["_RJEM_MALLOC_CONF"] = f"{before},{ours}" if before else ours
 
 
 keep_freed_memory()
