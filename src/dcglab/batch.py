@@ -1,10 +1,11 @@
 r"""Evaluate every query of a run in one vectorised pass.
 
 The run becomes a padded matrix (queries × retrieved documents) of uint64 sort
-keys packing the float32 score, a tie-breaking docno code and the grade level, so one
-row sort gives trec_eval's order (score, then docno, descending) with the
-levels riding along; gains and relevance are looked up from the levels, DCG
-at every cutoff is a prefix sum, and the ideal comes from the qrels' gains.
+keys packing each document's position in (float32 score, docno) order
+(:func:`dcglab.codes.row_ranks`) and its grade level, so one row sort gives
+trec_eval's order (score, then docno, descending) with the levels riding
+along; gains and relevance are looked up from the levels, DCG at every cutoff
+is a prefix sum, and the ideal comes from the qrels' gains.
 
 Conventions, all explicit (see :func:`evaluate`); the names are those of the
 single-query API (:func:`dcglab.ndcg`) and of the command line:
