@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -42,10 +43,11 @@ import numpy as np
 import polars as pl
 
 from .binary import binary_measure
-from .codes import Grouping as _Grouping
 from .codes import (
+    Grouping,
     exact_match,
     first_repeat,
+    lexicographic_codes,
     match_rows,
     may_repeat,
     pair_keys,
@@ -53,7 +55,6 @@ from .codes import (
     sortable_bits,
     top_in_trec_order,
 )
-from .codes import lexicographic_codes as _lexicographic_codes
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, gain_values
 from .measure_names import Measure, measure_specs, parse_measures, trec_order
@@ -260,7 +261,7 @@ def _prepare(
     judged_only: bool,
 ) -> Prepared:
     nq_rows = len(q)
-    qid_codes = _lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
+    qid_codes = lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
     q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
     if may_repeat(pair_keys(q_q, q.docno)):
         _repeat_error(q, q_q, q.docno, None, "qrels")
@@ -290,17 +291,17 @@ def _prepare(
     q_rows_kept = np.flatnonzero(q_sel)
     unjudged = len(levels)
     r_level = np.full(len(r_q), unjudged, dtype=np.min_scalar_type(unjudged))
-    run_rows, judged_rows = _Grouping(r_q, nq), _Grouping(q_q, nq)
+    run_rows, judged_rows = Grouping(r_q, nq), Grouping(q_q, nq)
     r_index = run_rows.pad(np.arange(len(r_q), dtype=np.int64), -1)
-    found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
-    if found is None:  # equal hashes: a repeated docno (an error) or a collision
-        _repeat_error(r, r_q, r_docno, r_rows, "run")
-        found = exact_match(q_q, q_docno, r_q, r_docno)
-    hit = found >= 0
-    r_level[hit] = q_level[found[hit]]
-    del found, hit
     scores = run_rows.pad(r_scores, np.nan)
-    docs = row_ranks(scores, r_index, r_docno)
+    with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
+        ranks = other_core.submit(row_ranks, scores, r_index, r_docno)
+        found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
+        if found is None:  # equal hashes: a repeated docno (an error) or a collision
+            _repeat_error(r, r_q, r_docno, r_rows, "run")
+            found = exact_match(q_q, q_docno, r_q, r_docno)
+        docs = ranks.result()
+    r_level[found >= 0] = q_level[found[found >= 0]]
     index = run_rows.pad(r_level, unjudged)
     if max_docs is not None and scores.shape[1] > max_docs:
         scores, docs, index = top_in_trec_order(scores, docs, index, max_docs)
