@@ -46,7 +46,6 @@ from .binary import binary_measure
 from .codes import (
     Grouping,
     exact_match,
-    first_repeat,
     lexicographic_codes,
     match_rows,
     may_repeat,
@@ -60,7 +59,7 @@ from .gains import GainSpec, gain_values
 from .measure_names import Measure, measure_specs, parse_measures, trec_order
 from .measures import ZERO_POLICIES, ZeroPolicy, clamp_k, ndcg_ratio
 from .result import BatchResult
-from .trec import Source, Table, locate, qrels_table, run_table
+from .trec import Source, Table, locate, qrels_table, raise_on_repeat, run_table
 
 __all__ = [
     "IDEALS",
@@ -237,18 +236,13 @@ def prepare(
         isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
     ):
         raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
-    q, r = qrels_table(qrels), run_table(run)
+    with ThreadPoolExecutor(1) as other_core:  # the qrels read while the run's checks run
+        pending = other_core.submit(qrels_table, qrels)
+        try:
+            r = run_table(run)
+        finally:
+            q = pending.result()  # a qrels error first, as when read one after the other
     return _prepare(q, r, gain, missing, negative_grades, max_docs, judged_only)
-
-
-def _repeat_error(t: Table, query: np.ndarray, docno: pl.Series, rows, what: str) -> None:
-    """Raise on the first (qid, docno) pair listed twice, naming its second line
-    (``rows`` maps the given rows to the table's, ``None`` for all of them)."""
-    row = first_repeat(query, docno)
-    if row is not None:
-        line = row if rows is None else int(rows[row])
-        pair = f"({t.qid[line]}, {t.docno[line]})"
-        raise ValueError(f"{locate(t.origin, line)}: {what} lists {pair} more than once")
 
 
 def _prepare(
@@ -264,7 +258,7 @@ def _prepare(
     qid_codes = lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
     q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
     if may_repeat(pair_keys(q_q, q.docno)):
-        _repeat_error(q, q_q, q.docno, None, "qrels")
+        raise_on_repeat(q, q_q, q.docno, None, "qrels")
     n_codes = int(qid_codes.max()) + 1
     in_qrels = np.bincount(q_q, minlength=n_codes) > 0
     keep = in_qrels & (np.bincount(r_q, minlength=n_codes) > 0 if missing == "ignore" else True)
@@ -298,7 +292,7 @@ def _prepare(
         ranks = other_core.submit(row_ranks, scores, r_index, r_docno)
         found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
         if found is None:  # equal hashes: a repeated docno (an error) or a collision
-            _repeat_error(r, r_q, r_docno, r_rows, "run")
+            raise_on_repeat(r, r_q, r_docno, r_rows, "run")
             found = exact_match(q_q, q_docno, r_q, r_docno)
         docs = ranks.result()
     r_level[found >= 0] = q_level[found[found >= 0]]
@@ -374,8 +368,8 @@ def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarr
         key, lbits = packed
         if depth is not None and depth < width:
             key = np.partition(key, depth - 1, axis=1)[:, :depth]
-        key = np.sort(key, axis=1)
-        index = (key & np.uint64((1 << lbits) - 1)).astype(np.intp)
+        key.sort(axis=1)
+        index = (key & np.uint64((1 << lbits) - 1)).astype(np.min_scalar_type(p.unjudged))
         index[key == np.iinfo(np.uint64).max] = p.unjudged
         return index, key
     if ties == "trec":  # too wide to pack: sort indices by the positions instead
@@ -499,7 +493,8 @@ def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, n
     if ties == "average":
         g = _average_ties(g, keys)
     with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
-        dcg = np.cumsum(g * disc.weights(g.shape[1]), axis=1)
+        g *= disc.weights(g.shape[1])
+        dcg = np.cumsum(g, axis=1, out=g)
     if ideal == "retrieved":
         source = -np.sort(-table[p.level_index.astype(np.intp)], axis=1)
     elif table is p.level_gains:

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Union
 import numpy as np
 import polars as pl
 
+from .codes import first_repeat
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -46,6 +48,7 @@ __all__ = [
     "qrels_table",
     "run_table",
     "locate",
+    "raise_on_repeat",
     "read_table",
 ]
 
@@ -402,6 +405,17 @@ def read_run(source: Source) -> pd.DataFrame:
         On a malformed line (with file and line number) or a bad id or score.
     """
     return _frame(run_table(source), "score")
+
+
+def raise_on_repeat(t: Table, query: np.ndarray, docno: pl.Series, rows, what: str) -> None:
+    """Raise on the first (qid, docno) pair that ``t`` lists twice, naming its
+    second line. ``query`` (integer codes) and ``docno`` hold some of the rows
+    of ``t``: ``rows`` are their row numbers, ``None`` for all rows."""
+    row = first_repeat(query, docno)
+    if row is not None:
+        line = row if rows is None else int(rows[row])
+        pair = f"({t.qid[line]}, {t.docno[line]})"
+        raise ValueError(f"{locate(t.origin, line)}: {what} lists {pair} more than once")
 
 
 def locate(origin: str, row: int) -> str:
