@@ -344,7 +344,7 @@ def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
 
     Bits, high to low: the document's position (:func:`dcglab.codes.row_ranks`:
     score, then docno), inverted, so descending; the index of its grade level.
-    The code decides the order, and the level rides along, so sorting the keys
+    The position decides the order, and the level rides along, so sorting the keys
     alone yields the levels in rank order. Returns ``None`` when they do not fit
     in 63 bits. Padding is the largest key.
     """

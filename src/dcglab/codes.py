@@ -18,9 +18,9 @@ import polars as pl
 
 __all__ = [
     "Grouping",
+    "exact_match",
     "first_repeat",
     "lexicographic_codes",
-    "exact_match",
     "match_in_rows",
     "match_rows",
     "may_repeat",
@@ -147,16 +147,11 @@ def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:
     return keys
 
 
-def may_repeat(keys: np.ndarray, counts: np.ndarray | None = None) -> bool:
-    """Whether a row holds two equal keys: of a 1-D array, or among the first
-    ``counts[i]`` keys of row ``i`` of a matrix padded with the largest uint64.
-    Equal keys mean a repeated pair or (rarely) a hash collision; :func:`first_repeat`
-    tells them apart."""
-    s = np.sort(np.atleast_2d(keys), axis=1)
-    same = s[:, 1:] == s[:, :-1]
-    if counts is not None:
-        same &= np.arange(1, s.shape[1]) < counts[:, None]
-    return bool(same.any())
+def may_repeat(keys: np.ndarray) -> bool:
+    """Whether two of the keys are equal: a repeated pair or (rarely) a hash
+    collision, which :func:`first_repeat` tells apart."""
+    s = np.sort(keys)
+    return bool((s[1:] == s[:-1]).any())
 
 
 def first_repeat(query: np.ndarray, docno: pl.Series) -> int | None:
