@@ -71,6 +71,7 @@ __all__ = [
     "NEGATIVE_GRADES",
     "Ties",
     "check_conventions",
+    "check_option",
     "compute",
     "evaluate",
     "ideal_name",
@@ -163,7 +164,8 @@ class Prepared:
         return len(self.levels)
 
 
-def _check_option(name: str, value: object, allowed: Sequence[str]) -> None:
+def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
+    """Raise ``ValueError`` naming the argument unless ``value`` is one of ``allowed``."""
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
 
@@ -230,8 +232,8 @@ def prepare(
     the judged ones move up (``-J``, the condensed list). Raises ``ValueError`` on
     a duplicate (qid, docno), naming the file and line.
     """
-    _check_option("missing", missing, ("ignore", "zero"))
-    _check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
+    check_option("missing", missing, ("ignore", "zero"))
+    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
     if max_docs is not None and (
         isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
     ):
@@ -403,8 +405,8 @@ def check_conventions(
     """Validate the conventions (before any data is read); parse measures, discount
     and the ideal's name."""
     name = ideal_name(ideal) if isinstance(ideal, str) else ideal_name(repr(ideal))
-    _check_option("ties", ties, TIES)
-    _check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
+    check_option("ties", ties, TIES)
+    check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
     specs = measure_specs(measures)
     if ties == "average" and any(m.family in ("map", "recip_rank", "P", "recall") for m in specs):
         raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")

@@ -31,7 +31,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..batch import BatchIdeal, BatchResult, Ties, level_gains
+from ..batch import NEGATIVE_GRADES, BatchIdeal, BatchResult, Ties, check_option, level_gains
 from ..discounts import Discount, DiscountSpec
 from ..gains import GainSpec
 from ..measures import ZERO_POLICIES, ZeroPolicy, ndcg_ratio
@@ -323,14 +323,10 @@ def check_conventions(
     dcg_measures(measures)
     Discount.parse(discount)
     ideal_name(ideal)
-    for name, value, allowed in [
-        ("ties", ties, TIES),
-        ("zero_idcg", zero_idcg, ZERO_POLICIES),
-        ("missing", missing, MISSING),
-        ("negative_grades", negative_grades, ("gain", "unjudged")),
-    ]:
-        if value not in allowed:
-            raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    check_option("ties", ties, TIES)
+    check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
+    check_option("missing", missing, MISSING)
+    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
 
 
 def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") -> np.ndarray:
