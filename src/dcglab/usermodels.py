@@ -1,18 +1,19 @@
 r"""Measures built on other user models: AP, RR, RBP and ERR.
 
-Grades are made binary where a measure needs it: a document is relevant when its
-grade is at least ``threshold`` (default 1).
+The notation is the book's (``notation.md``): :math:`r_i` is the grade at rank
+:math:`i`. Grades are made binary where a measure needs it: :math:`y_i = 1` when
+:math:`r_i` is at least ``threshold`` (:math:`\tau`, default 1), else 0.
 
 - Recall at rank :math:`i`, the share of the :math:`R` relevant judged documents
   in the top :math:`i`.
-- Average precision, :math:`\mathrm{AP} = \frac{1}{R}\sum_{i:\,rel_i} P@i`, with
+- Average precision, :math:`\mathrm{AP} = \frac{1}{R}\sum_i y_i\, P@i`, with
   :math:`R` the number of relevant judged documents.
-- Reciprocal rank, :math:`1/i^*` for the first relevant rank :math:`i^*` (0 if none).
+- Reciprocal rank, :math:`1/f` for the first relevant rank :math:`f` (0 if none).
 - Rank-biased precision (Moffat and Zobel 2008),
-  :math:`\mathrm{RBP} = (1-p)\sum_i r_i\, p^{i-1}`.
+  :math:`\mathrm{RBP} = (1-p)\sum_i y_i\, p^{i-1}`.
 - Expected reciprocal rank (Chapelle et al. 2009),
-  :math:`\mathrm{ERR} = \sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)` with
-  :math:`R_i = (2^{g_i}-1)/2^{g_{\max}}`.
+  :math:`\mathrm{ERR} = \sum_i \frac{1}{i} s_i \prod_{j<i}(1-s_j)` with
+  :math:`s_i = (2^{r_i}-1)/2^{r_{\max}}`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def relevant(grades: Grades, threshold: float = 1) -> np.ndarray:
 
 
 def precision_at(grades: Grades, threshold: float = 1) -> np.ndarray:
-    r"""Precision at every rank, :math:`P@i = \frac{1}{i}\sum_{j \le i} rel_j`.
+    r"""Precision at every rank, :math:`P@i = \frac{1}{i}\sum_{j \le i} y_j`.
 
     Examples
     --------
@@ -83,7 +84,7 @@ def recall_at(grades: Grades, *, judged: Grades | None = None, threshold: float 
 def average_precision(
     grades: Grades, *, judged: Grades | None = None, threshold: float = 1
 ) -> float:
-    r"""Average precision :math:`\frac{1}{R}\sum_{i:\,rel_i} P@i`.
+    r"""Average precision :math:`\frac{1}{R}\sum_i y_i\, P@i`.
 
     ``judged`` lists every judged grade (by default the ranking itself); its
     relevant documents make :math:`R`. A query with :math:`R = 0` scores 0.
@@ -101,7 +102,8 @@ def average_precision(
 
 
 def reciprocal_rank(grades: Grades, threshold: float = 1) -> float:
-    """``1/i`` for the first relevant rank ``i``, 0 when nothing is relevant.
+    r""":math:`\mathrm{RR} = 1/f` for the first relevant rank :math:`f`, 0 when nothing
+    is relevant.
 
     Examples
     --------
@@ -128,7 +130,7 @@ def rbp_weights(n: int, p: float = 0.8) -> np.ndarray:
 
 
 def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
-    r"""Rank-biased precision :math:`(1-p)\sum_i r_i p^{i-1}` with binary :math:`r_i`
+    r"""Rank-biased precision :math:`(1-p)\sum_i y_i p^{i-1}` with binary :math:`y_i`
     (:func:`rbp_weights`).
 
     Examples
@@ -141,7 +143,8 @@ def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
 
 
 def err_stop(grades: Grades, max_grade: float = 3) -> np.ndarray:
-    r"""ERR's probability that the user stops at each rank, :math:`R_i = (2^{g_i}-1)/2^{g_{\max}}`.
+    r"""ERR's probability that the user stops at each rank,
+    :math:`s_i = (2^{r_i}-1)/2^{r_{\max}}`.
 
     Examples
     --------
@@ -155,8 +158,8 @@ def err_stop(grades: Grades, max_grade: float = 3) -> np.ndarray:
 
 
 def err_reach(grades: Grades, max_grade: float = 3) -> np.ndarray:
-    r"""Probability that ERR's cascade user reaches each rank, :math:`\prod_{j<i}(1-R_j)`,
-    with the stopping probabilities :math:`R_j` of :func:`err_stop`.
+    r"""Probability that ERR's cascade user reaches each rank, :math:`\prod_{j<i}(1-s_j)`,
+    with the stopping probabilities :math:`s_j` of :func:`err_stop`.
 
     Examples
     --------
@@ -168,10 +171,10 @@ def err_reach(grades: Grades, max_grade: float = 3) -> np.ndarray:
 
 
 def err(grades: Grades, max_grade: float = 3) -> float:
-    r"""Expected reciprocal rank :math:`\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)`.
+    r"""Expected reciprocal rank :math:`\sum_i \frac{1}{i} s_i \prod_{j<i}(1-s_j)`.
 
     The user reads down the list and stops at rank :math:`i` with probability
-    :math:`R_i = (2^{g_i} - 1)/2^{g_{\max}}`; ERR is the expected :math:`1/i` of the
+    :math:`s_i = (2^{r_i} - 1)/2^{r_{\max}}`; ERR is the expected :math:`1/i` of the
     stopping rank.
 
     Examples
