@@ -154,33 +154,12 @@ def main() -> None:
         f"scores rounded to 3 decimals (ties)"
     )
 
+    trec_args = ["-q", "-m", "ndcg_cut.10", "-m", "ndcg", str(qrels), str(run)]
     tools: dict[str, list[str]] = {
-        "dcglab": [
-            sys.executable,
-            "-m",
-            "dcglab",
-            "-q",
-            "--format",
-            "csv",
-            "-m",
-            "ndcg_cut.10",
-            "-m",
-            "ndcg",
-            str(qrels),
-            str(run),
-        ],
+        "dcglab": [sys.executable, "-m", "dcglab", "--format", "csv", *trec_args],
     }
     if os.environ.get("TREC_EVAL"):
-        tools["trec_eval"] = [
-            os.environ["TREC_EVAL"],
-            "-q",
-            "-m",
-            "ndcg_cut.10",
-            "-m",
-            "ndcg",
-            str(qrels),
-            str(run),
-        ]
+        tools["trec_eval"] = [os.environ["TREC_EVAL"], *trec_args]
     for name, code in PEERS.items():
         if name not in args.skip:
             tools[name] = [

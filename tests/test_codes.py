@@ -97,6 +97,21 @@ def workload():
     return qrels, run
 
 
+def fake_docno_hash(table):
+    """A stand-in for ``polars.Series.hash``: ``table``'s value for a Series of
+    docnos, the real hash for anything else (query ids). Its calls are recorded."""
+    real_hash = pl.Series.hash
+
+    def fake(self, seed=0):
+        if self.dtype != pl.String or not set(self.to_list()) <= set(table):
+            return real_hash(self, seed=seed)
+        fake.calls.append(seed)
+        return pl.Series([table[v] for v in self.to_list()], dtype=pl.UInt64)
+
+    fake.calls = []
+    return fake
+
+
 @pytest.mark.parametrize("collide", ["everything", "one run-qrels pair"])
 def test_hash_collisions_fall_back_to_the_strings(monkeypatch, collide):
     """Colliding docno hashes must not change a single value: every collision is
@@ -109,34 +124,20 @@ def test_hash_collisions_fall_back_to_the_strings(monkeypatch, collide):
         table = dict.fromkeys(names, np.uint64(1))
     else:  # retrieved "a" (unjudged) and "judged only" (not retrieved) share a hash
         table["a"] = table["judged only"]
-    used = []
-    real_hash = pl.Series.hash
-
-    def fake_hash(self, seed=0):  # docnos only: query ids keep their real hash
-        if self.dtype != pl.String or not set(self.to_list()) <= set(table):
-            return real_hash(self, seed=seed)
-        used.append(seed)
-        return pl.Series([table[v] for v in self.to_list()], dtype=pl.UInt64)
-
-    monkeypatch.setattr(pl.Series, "hash", fake_hash)
+    fake = fake_docno_hash(table)
+    monkeypatch.setattr(pl.Series, "hash", fake)
     exact = []
     monkeypatch.setattr(batch, "exact_match", lambda *a: exact.append(1) or codes.exact_match(*a))
     got = evaluate(qrels, run, ["ndcg", "ndcg_cut.3", "P.5"], zero_idcg="zero").per_query
-    assert used and exact, "the collision path was not taken"
+    assert fake.calls and exact, "the collision path was not taken"
     pd.testing.assert_frame_equal(got, want)
 
 
 def test_a_repeated_docno_is_still_an_error_when_hashes_collide(monkeypatch):
     qrels, run = workload()
     run = pd.concat([run, run.iloc[[3]]])
-    real_hash = pl.Series.hash
-
-    def constant(self, seed=0):  # every docno, not the query ids
-        if not set(self.to_list()) <= {*DOCNOS, "judged only"}:
-            return real_hash(self, seed=seed)
-        return pl.Series([1] * len(self), dtype=pl.UInt64)
-
-    monkeypatch.setattr(pl.Series, "hash", constant)
+    constant = dict.fromkeys([*DOCNOS, "judged only"], np.uint64(1))
+    monkeypatch.setattr(pl.Series, "hash", fake_docno_hash(constant))
     with pytest.raises(ValueError, match=r"run lists \(q0, aa\) more than once"):
         evaluate(qrels, run)
 
