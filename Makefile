@@ -1,8 +1,11 @@
 # dcglab: the two commands of the README are `make book` and `make test`.
 #   make book   create .venv, install the pinned requirements and dcglab, fetch the
 #               pinned web assets (npm), build the static site into _build/html
-#   make test   everything `make book` does, then every test: unit, property,
-#               reference libraries, doctests, nbval over every chapter, browser
+#   make test   everything `make book` and `make course` do, then every test: unit,
+#               property, reference libraries, doctests, nbval over every chapter, browser
+#   make pdf    the whole book as one PDF, _build/pdf/dcglab.pdf (needs Debian's Chromium)
+#   make course the course edition (no solutions) into _build/course/_build/html and the
+#               instructor's solutions into _build/solutions/_build/html
 #   make test-fast  the tests not marked `browser` or `slow` (no site build, no nbval):
 #               pytest -m "not browser and not slow"
 #   make lab    convenience: open the notebooks in JupyterLab, set to save widget state
@@ -12,9 +15,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
+NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb) $(wildcard *.ipynb))
 
-.PHONY: book test test-fast lab execute assets lint clean
+.PHONY: book course pdf test test-fast lab execute assets lint clean
 
 # Developers and CI have the Cranfield files beside the repository; users download
 # them on first use (dcglab.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
@@ -42,7 +45,17 @@ book: $(STAMP) assets
 	@echo "Book built. Open _build/html/index.html in a browser, or serve it with:"
 	@echo "  $(BIN)/python -m http.server --directory _build/html 8000  (then visit http://127.0.0.1:8000)"
 
-test: book
+course: $(STAMP) assets
+	$(BIN)/python scripts/course_edition.py course
+	$(BIN)/python scripts/course_edition.py solutions
+
+pdf: book
+	$(BIN)/python scripts/print_book.py
+
+# The PDF needs Chromium; without it (outside CI) its tests skip with a reason.
+test: book course
+	@if [ -x /usr/bin/chromium ]; then $(BIN)/python scripts/print_book.py; \
+	else echo "notice: no /usr/bin/chromium: the PDF is not printed and its tests skip"; fi
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)

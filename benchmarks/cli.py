@@ -1,20 +1,26 @@
 """End to end from files: ``python -m dcglab`` against trec_eval, pytrec_eval, ir_measures, ranx.
 
-Run: nice -n 10 .venv/bin/python benchmarks/cli.py [--queries 5000] [--docs 1000] [--repeat 3]
-     (set TREC_EVAL=/path/to/trec_eval to include trec_eval's C binary)
+Run: nice -n 10 .venv/bin/python benchmarks/cli.py [--sizes 100,1000,5000] [--docs 1000]
+     [--repeat 3] (set TREC_EVAL=/path/to/trec_eval to include trec_eval's C binary)
 
-Writes a seeded TREC workload (Q queries x D documents, scores rounded to three
-decimals so that many tie, about 100 judged documents per query graded 0-3,
-half of them retrieved), then times each tool as a fresh process that reads the
-two files and prints nDCG@10 and nDCG for every query: wall time and peak
-memory (the child's maximum resident set size), and CPU time (user + system
-over all threads), which a busy machine disturbs less than wall time. The tools
-run in turns, ``--repeat`` rounds (``--peer-repeat`` for the slow Python
-peers), and each tool's best time is kept (a shared machine is noisy); peak
-memory is the largest seen. Per-query values are checked against dcglab's: trec_eval's
-printed 4-decimal values must equal ours formatted the same way, the Python
-peers must agree within 1e-12 (ranx breaks score ties its own way: the number
-of queries that differ is shown). Ratios are the tool's time (memory) over dcglab's.
+For each size (Q queries x D documents; by default 100k, 1M and 5M run lines)
+writes a seeded TREC workload: double-precision scores written with 17
+significant digits (sigmoid probabilities), a tenth of them rounded to two
+decimals so that some tie, about 100 judged documents per query graded 0-3,
+half of them retrieved. Each tool runs as a fresh process that reads the two
+files and prints nDCG@10 and nDCG for every query; the launcher records wall
+time, CPU time (user + system over all threads, which a busy machine disturbs
+less) and peak memory (the child's maximum resident set size). dcglab and
+trec_eval run in turns, ``--repeat`` rounds at every size, and each round's
+ratio trec_eval / dcglab is printed, then the median and the range over the
+rounds (a shared machine is noisy: every round is shown). The slow Python
+peers run ``--peer-repeat`` rounds at the largest size only.
+
+Checks: dcglab prints trec_eval's output byte for byte (both in trec_eval's
+format). pytrec_eval and ir_measures compare scores as float32 (trec_eval 9.x),
+so they are checked against an untimed ``dcglab --score-precision float32`` run
+to 1e-12; ranx breaks score ties its own way (the number of queries that differ
+is shown). A last line times start-up alone: one query with one document.
 """
 
 from __future__ import annotations
@@ -29,8 +35,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-
-MEASURES = ("ndcg_cut_10", "ndcg")
 
 PEERS = {
     "pytrec_eval": """
@@ -83,9 +87,11 @@ def write_workload(folder: Path, n_queries: int, n_docs: int, seed: int = 202612
         {
             "q": np.repeat(np.arange(n_queries), n_docs),
             "d": docs.ravel(),
-            "s": np.round(rng.normal(size=n_queries * n_docs), 3),
+            "s": 1 / (1 + np.exp(-rng.normal(size=n_queries * n_docs))),
         }
     )
+    tie = rng.random(len(run)) < 0.1
+    run = run.with_columns(s=pl.when(pl.Series(tie)).then(pl.col("s").round(2)).otherwise("s"))
     run.select(
         pl.format("q{}", pl.col("q")).alias("qid"),
         pl.lit("Q0").alias("Q0"),
@@ -125,108 +131,123 @@ def timed(command: list[str], out: Path) -> tuple[float, float, float]:
     return float(wall), float(cpu), int(rss_kb) / 1024
 
 
-def read_trec_output(path: Path) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for line in path.read_text().splitlines():
-        name, qid, value = line.split()
-        out.setdefault(qid, {})[name] = value
-    return out
+def run_tools(tools: dict[str, list[str]], folder: Path, rounds: dict[str, int]):
+    """Run the tools in turns (so each sees the same noisy machine); every round's
+    (wall, cpu, peak MB) per tool."""
+    seen: dict[str, list[tuple[float, float, float]]] = {name: [] for name in tools}
+    for round_ in range(max(rounds.values())):
+        for name, command in tools.items():
+            if round_ < rounds[name]:
+                seen[name].append(timed(command, folder / f"{name}.out"))
+    return seen
+
+
+def check_peer(name: str, folder: Path, reference: Path) -> str:
+    """A Python peer's per-query values against dcglab's (CSV, full precision)."""
+    ours = pl.read_csv(reference, schema_overrides={"qid": pl.String}).filter(
+        pl.col("qid") != "all"
+    )
+    mine = {q: (a, b) for q, a, b in ours.select("qid", "ndcg_cut_10", "ndcg").iter_rows()}
+    theirs = json.loads((folder / f"{name}.json").read_text())
+    if set(theirs) != set(mine):
+        return f"query sets DIFFER ({len(theirs)} against {len(mine)})"
+    diff = np.array([[abs(theirs[q][i] - mine[q][i]) for i in range(2)] for q in mine])
+    if name == "ranx":
+        n = int((diff.max(axis=1) > 1e-12).sum())
+        return f"{n:,} of {len(mine):,} queries differ (ranx breaks score ties its own way)"
+    ok = " ok" if diff.max() <= 1e-12 else " DIFFERENT"
+    return f"max |diff| {diff.max():.1e} against dcglab --score-precision float32{ok}"
+
+
+def median(values: list[float]) -> float:
+    return float(np.median(values))
+
+
+def report_size(label: str, seen: dict, folder: Path) -> None:
+    """Each round, then per tool the median (min-max) and the ratios to dcglab."""
+    for name, rows in seen.items():
+        for i, (wall, cpu, mem) in enumerate(rows, 1):
+            print(f"  round {i} {name:12} {wall:7.2f} s  cpu {cpu:7.2f} s  {mem:6.0f} MB")
+    if "trec_eval" in seen:
+        pairs = list(zip(seen["trec_eval"], seen["dcglab"]))
+        wall = [t[0] / d[0] for t, d in pairs]
+        cpu = [t[1] / d[1] for t, d in pairs]
+        mem = [d[2] / t[2] for t, d in pairs]
+        same = (folder / "dcglab.out").read_bytes() == (folder / "trec_eval.out").read_bytes()
+        print(
+            f"  {label}: dcglab {median(wall):.2f}x as fast as trec_eval (wall; rounds "
+            f"{', '.join(f'{x:.2f}' for x in wall)}), {median(cpu):.2f}x less CPU, "
+            f"{median(mem):.2f}x its peak memory (rounds {', '.join(f'{x:.2f}' for x in mem)}); "
+            f"output {'IDENTICAL' if same else 'DIFFERENT'}"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--queries", type=int, default=5_000)
+    ap.add_argument("--sizes", default="100,1000,5000", help="numbers of queries, comma-separated")
     ap.add_argument("--docs", type=int, default=1_000)
-    ap.add_argument("--repeat", type=int, default=3, help="runs per tool; the best time is kept")
-    ap.add_argument("--peer-repeat", type=int, default=1, help="runs per Python peer")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of dcglab and trec_eval")
+    ap.add_argument("--peer-repeat", type=int, default=1, help="rounds of each Python peer")
     ap.add_argument("--skip", action="append", default=[], help="a peer to leave out")
-    ap.add_argument("--folder", type=Path, default=None, help="where to write the workload")
+    ap.add_argument("--folder", type=Path, default=None, help="where to write the workloads")
     args = ap.parse_args()
 
-    folder = args.folder or Path(tempfile.mkdtemp(prefix="dcglab-bench-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    write_workload(folder, args.queries, args.docs)
-    qrels, run = folder / "qrels.txt", folder / "run.txt"
-    n_lines = sum(1 for _ in open(run, "rb"))
-    print(
-        f"workload: {args.queries:,} queries x {args.docs:,} docs = {n_lines:,} run lines "
-        f"({run.stat().st_size / 1e6:.0f} MB), {sum(1 for _ in open(qrels, 'rb')):,} judgments; "
-        f"scores rounded to 3 decimals (ties)"
-    )
+    root = args.folder or Path(tempfile.mkdtemp(prefix="dcglab-bench-"))
+    sizes = [int(x) for x in args.sizes.split(",")]
+    for n_queries in sizes:
+        folder = root / f"q{n_queries}"
+        folder.mkdir(parents=True, exist_ok=True)
+        write_workload(folder, n_queries, args.docs)
+        qrels, run = folder / "qrels.txt", folder / "run.txt"
+        n_lines = sum(1 for _ in open(run, "rb"))
+        print(
+            f"\nworkload: {n_queries:,} queries x {args.docs:,} docs = {n_lines:,} run lines "
+            f"({run.stat().st_size / 1e6:.0f} MB), {sum(1 for _ in open(qrels, 'rb')):,} "
+            "judgments; double scores with 17 digits, a tenth rounded to 2 decimals (ties)"
+        )
+        trec_args = ["-q", "-m", "ndcg_cut.10", "-m", "ndcg", str(qrels), str(run)]
+        tools = {"dcglab": [sys.executable, "-m", "dcglab", *trec_args]}
+        if os.environ.get("TREC_EVAL"):
+            tools["trec_eval"] = [os.environ["TREC_EVAL"], *trec_args]
+        rounds = {name: args.repeat for name in tools}
+        if n_queries == max(sizes):
+            for name, code in PEERS.items():
+                if name not in args.skip:
+                    out = str(folder / f"{name}.json")
+                    tools[name] = [sys.executable, "-c", code, str(qrels), str(run), out]
+                    rounds[name] = args.peer_repeat
+        seen = run_tools(tools, folder, rounds)
+        report_size(f"{n_lines:,} lines", seen, folder)
+        if len(tools) > 2:
+            reference = folder / "float32.csv"
+            command = [sys.executable, "-m", "dcglab", "--score-precision", "float32"]
+            with open(reference, "w") as out:
+                subprocess.run([*command, "--format", "csv", *trec_args], stdout=out, check=True)
+            base = median([w for w, _, _ in seen["dcglab"]])
+            for name in tools:
+                if name not in ("dcglab", "trec_eval"):
+                    wall, cpu, mem = seen[name][0]
+                    print(
+                        f"  {name:12} {wall:7.2f} s ({wall / base:.1f}x dcglab's median wall), "
+                        f"{mem:5.0f} MB; {check_peer(name, folder, reference)}"
+                    )
 
-    trec_args = ["-q", "-m", "ndcg_cut.10", "-m", "ndcg", str(qrels), str(run)]
-    tools: dict[str, list[str]] = {
-        "dcglab": [sys.executable, "-m", "dcglab", "--format", "csv", *trec_args],
-    }
+    folder = root / "startup"
+    folder.mkdir(exist_ok=True)
+    (folder / "qrels.txt").write_text("q1 0 d1 1\n")
+    (folder / "run.txt").write_text("q1 Q0 d1 1 0.5 t\n")
+    trec_args = ["-m", "ndcg_cut.10", str(folder / "qrels.txt"), str(folder / "run.txt")]
+    tools = {"dcglab": [sys.executable, "-m", "dcglab", *trec_args]}
     if os.environ.get("TREC_EVAL"):
         tools["trec_eval"] = [os.environ["TREC_EVAL"], *trec_args]
-    for name, code in PEERS.items():
-        if name not in args.skip:
-            tools[name] = [
-                sys.executable,
-                "-c",
-                code,
-                str(qrels),
-                str(run),
-                str(folder / f"{name}.json"),
-            ]
-
-    # Round robin, so that every tool sees the same (shared, noisy) machine.
-    best = {name: (float("inf"), float("inf"), 0.0) for name in tools}
-    outputs = {name: folder / f"{name}.out" for name in tools}
-    runs = {name: 0 for name in tools}
-    for round_ in range(max(args.repeat, args.peer_repeat)):
-        for name, command in tools.items():
-            repeat = args.repeat if name in ("dcglab", "trec_eval") else args.peer_repeat
-            if round_ >= repeat:
-                continue
-            wall, cpu, mem = timed(command, outputs[name])
-            w, c, m = best[name]
-            best[name], runs[name] = (min(w, wall), min(c, cpu), max(m, mem)), runs[name] + 1
-            print(f"  round {round_ + 1} {name:12} {wall:7.2f} s  cpu {cpu:7.2f} s  {mem:5.0f} MB")
-    results = best
-
-    ours: dict[str, list[float]] = {}
-    for line in outputs["dcglab"].read_text().splitlines()[1:]:
-        measure, qid, value = line.split(",")
-        if qid != "all":
-            ours.setdefault(qid, [np.nan, np.nan])[MEASURES.index(measure)] = float(value)
-
-    def check(name: str) -> str:
-        if name == "dcglab":
-            return "reference"
-        if name == "trec_eval":
-            theirs = read_trec_output(outputs[name])
-            bad = sum(
-                theirs.get(q, {}).get(m) != f"{v[i]:6.4f}".strip()
-                for q, v in ours.items()
-                for i, m in enumerate(MEASURES)
-            )
-            same_set = set(theirs) - {"all"} == set(ours)
-            return "identical output" if bad == 0 and same_set else f"{bad} values DIFFER"
-        theirs = json.loads((folder / f"{name}.json").read_text())
-        if set(theirs) != set(ours):
-            return f"query sets DIFFER ({len(theirs)} against {len(ours)})"
-        diff = np.array([[abs(theirs[q][i] - ours[q][i]) for i in range(2)] for q in ours])
-        if name == "ranx":
-            n = int((diff.max(axis=1) > 1e-12).sum())
-            return f"{n:,} of {len(ours):,} queries differ (ranx breaks score ties its own way)"
-        return f"max |diff| {diff.max():.1e}" + (" ok" if diff.max() <= 1e-12 else " DIFFERENT")
-
-    base_t, base_c, base_m = results["dcglab"]
-    print(f"\nbest of {args.repeat} runs (dcglab, trec_eval) or {args.peer_repeat} (peers):")
-    head = f"{'x dcglab wall':>14} {'x dcglab cpu':>13} {'x dcglab MB':>12}"
-    print(f"{'tool':12} {'wall s':>7} {'cpu s':>7} {'peak MB':>8} {head}  values")
-    for name, (t, c, m) in results.items():
+    seen = run_tools(tools, folder, {name: args.repeat for name in tools})
+    print("\nstart-up (1 query, 1 document):")
+    for name, rows in seen.items():
+        walls = [w for w, _, _ in rows]
+        mems = [m for _, _, m in rows]
         print(
-            f"{name:12} {t:7.2f} {c:7.2f} {m:8.0f} {t / base_t:14.2f} {c / base_c:13.2f} "
-            f"{m / base_m:12.2f}  {check(name)}"
-        )
-    if "trec_eval" in results:
-        t, c, m = results["trec_eval"]
-        print(
-            f"\ndcglab against trec_eval's C binary: {t / base_t:.1f}x as fast (wall), "
-            f"{c / base_c:.1f}x less CPU time, {base_m / m:.2f}x its peak memory"
+            f"  {name:12} {median(walls):6.2f} s (rounds {', '.join(f'{w:.2f}' for w in walls)}), "
+            f"{median(mems):5.0f} MB"
         )
 
 

@@ -88,6 +88,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+# ------------------------------------------------------------------ trec_eval 10.0
+
+
+@pytest.fixture(scope="session")
+def trec_eval_binary(tmp_path_factory) -> Path:
+    """trec_eval 10.0 built from ``../shared/reference/trec_eval-10.0`` (tests/oracle.py).
+
+    Skipped when the source is absent or does not build, except under ``CI=true``,
+    where either is a failure.
+    """
+    import subprocess
+
+    from oracle import SOURCE, build_trec_eval
+
+    if not (SOURCE / "trec_eval.c").is_file():
+        skip_or_fail(f"trec_eval 10.0's source is not in {SOURCE}")
+    try:
+        return build_trec_eval(tmp_path_factory.mktemp("trec_eval"))
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", "") or exc
+        skip_or_fail(f"could not build trec_eval 10.0 with make: {detail}")
+        raise  # not reached: skip_or_fail raises
+
+
 # --------------------------------------------------------------- reference libraries
 
 Qrels = Mapping[str, Mapping[str, int]]

@@ -164,13 +164,14 @@ def settle(page) -> None:
 
 #: JavaScript run in the page on one explorer root (``[root, seed, states]``). From the
 #: current state and from ``states`` seeded random states (each control in turn set to a
-#: random legal value, so dependent ranges and hidden sliders apply), every visible,
-#: enabled slider is moved to its minimum and to its maximum (those that differ from
-#: its value); each move must change the explorer's results, its drawing or its live
-#: region. The state is restored after each move. Returns ``{dead, states, restored,
-#: reset}``: the dead moves, the random states with their results (for the Python
-#: check), whether every restore came back to the same state, and whether Reset returned
-#: to the initial state.
+#: random legal value, and each card of a rank strip given a random grade 0..3 by its digit
+#: key, so dependent ranges and hidden sliders apply), every visible, enabled slider is
+#: moved to its minimum and to its maximum and every card set to grade 0 and 3 (those
+#: that differ from its value); each move must change the explorer's results, its
+#: drawing, its rank strip or its live region. The state is restored after each move.
+#: Returns ``{dead, states, restored, reset}``: the dead moves, the random states with
+#: their results (for the Python check), whether every restore came back to the same
+#: state, and whether Reset returned to the initial state.
 CONTROL_CHECK_JS = """
 ([root, seed, count]) => {
   let a = seed >>> 0;
@@ -189,9 +190,14 @@ CONTROL_CHECK_JS = """
     e.value = String(v);
     e.dispatchEvent(new Event(e.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true}));
   };
+  const strip = () => (root.querySelector('.dcglab-rank') || {innerHTML: ''}).innerHTML;
   const look = () => [root.getAttribute('data-result'),
-                      root.querySelector('.dcglab-output').innerHTML,
+                      root.querySelector('.dcglab-output').innerHTML, strip(),
                       root.querySelector('.dcglab-readouts').textContent].join('\\u0000');
+  // the rank strip's cards: a digit key sets a card's grade (0..3)
+  const cards = () => Array.from(root.querySelectorAll('button.dcglab-card'));
+  const press = (e, key) => e.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+  const gradeOf = (e) => parseInt(e.querySelector('.dcglab-card-grade').textContent, 10);
   const values = () => controls().map((e) => e.value);
   const restore = (saved) => controls().forEach((e, i) => {
     if (e.value !== saved[i]) set(e, saved[i]);
@@ -211,8 +217,20 @@ CONTROL_CHECK_JS = """
         }
       }
     }
+    if (round > 0) for (const c of cards()) press(c, String(Math.floor(rand() * 4)));
     const state = root.getAttribute('data-state');
     states.push([state, root.getAttribute('data-result')]);
+    cards().forEach((c, i) => {
+      const cur = gradeOf(c);
+      for (const target of [0, 3]) {
+        if (target === cur) continue;
+        const before = look();
+        press(cards()[i], String(target));
+        if (look() === before) dead.push(`card ${i + 1} -> grade ${target} from ${state}`);
+        press(cards()[i], String(cur));
+        restored = restored && root.getAttribute('data-state') === state;
+      }
+    });
     for (const e of sliders()) {
       const cur = Number(e.value);
       for (const target of [Number(e.min), Number(e.max)]) {

@@ -53,11 +53,15 @@ def as_dicts(run, qrels):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("float32_ties", [False, True])
 def test_trec_eval_ndcg_and_ndcg_cut(seed, float32_ties, references):
+    """pytrec_eval (trec_eval 9.x inside) rounds scores to float32: so does
+    ``score_precision="float32"``."""
     run, qrels = random_workload(seed, float32_ties=float32_ties)
     r, j = as_dicts(run, qrels)
     names = {"ndcg", "ndcg_cut_1", "ndcg_cut_5", "ndcg_cut_10", "ndcg_cut_100"}
     theirs = references.trec_eval(j, r, names)
-    ours = evaluate(qrels, run, ["ndcg", "ndcg_cut.1,5,10,100"], zero_idcg="zero").per_query
+    ours = evaluate(
+        qrels, run, ["ndcg", "ndcg_cut.1,5,10,100"], zero_idcg="zero", score_precision="float32"
+    ).per_query
     assert sorted(theirs) == list(ours.index)
     for q, row in ours.iterrows():
         for name in names:
@@ -69,7 +73,7 @@ def test_ir_measures_ndcg_at_k(references):
     r, j = as_dicts(run, qrels)
     ours = evaluate(qrels, run, ["nDCG@5", "ndcg"], zero_idcg="zero").per_query
     theirs = references.ir_measures(j, r, ["nDCG@5", "nDCG"])
-    for name, col in (("nDCG@5", "ndcg_cut_5"), ("nDCG", "ndcg")):
+    for name, col in (("nDCG@5", "nDCG@5"), ("nDCG", "ndcg")):
         assert sorted(theirs[name]) == list(ours.index)
         for q, value in theirs[name].items():
             assert ours.loc[q, col] == pytest.approx(value, abs=TOL)
@@ -166,7 +170,7 @@ def test_zero_idcg_policies_and_means():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"measures": ["bpref"]}, "measure must be"),
+        ({"measures": ["no_such_measure"]}, "unknown measure"),
         ({"measures": ["ndcg_cut.0"]}, "cutoff must be >= 1"),
         ({"measures": []}, "measures is empty"),
         ({"ideal": "best"}, "ideal must be one of"),
@@ -231,7 +235,7 @@ def test_readers_accept_any_whitespace(tmp_path):
     [
         ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 tag\n", ":2: a run line has 6 fields"),
         ("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 high tag\n", ":2: score 'high' is not a number"),
-        ("q1 Q0 d1 1 nan tag\n", ":1: score 'nan' is not finite"),
+        ("q1 Q0 d1 1 nan tag\n", ":1: score 'nan' is NaN"),
         ("q1 Q0 d1 1 2.5 tag\n\nq1 Q0 d2 2 x tag\n", ":3: score 'x' is not a number"),
     ],
 )
@@ -287,36 +291,21 @@ def test_cli_formats(files, capsys):
         main([str(qpath), str(rpath), "-m", "ndcg", "-m", "ndcg_cut.5", "--format", "json", "-q"])
         == 0
     )
-    data = json.loads(capsys.readouterr().out)
-    assert set(data["all"]) == {"ndcg", "ndcg_cut_5"} and len(data["queries"]) == 12
-    assert (
-        main(
-            [
-                str(qpath),
-                str(rpath),
-                "--format",
-                "csv",
-                "--gain",
-                "0=0,1=1,2=3,3=7",
-                "--discount",
-                "jk:2",
-                "--ties",
-                "average",
-                "--ideal",
-                "retrieved",
-            ]
-        )
-        == 0
-    )
+    records = json.loads(capsys.readouterr().out)
+    assert [set(r) for r in records] == [{"qid", "ndcg", "ndcg_cut_5"}] * 13
+    assert [r["qid"] for r in records][-1] == "all"
+    options = ["--gain", "0=0,1=1,2=3,3=7", "--discount", "jk:2", "--ties", "average"]
+    args = [str(qpath), str(rpath), "-m", "ndcg_cut.10", "--format", "csv", *options]
+    assert main([*args, "--ideal", "retrieved"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "measure,qid,value" and lines[1].startswith("ndcg_cut_10,all,")
+    assert lines[0] == "qid,ndcg_cut_10" and lines[1].startswith("all,")
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["MISSING", "RUN"], "qrels file not found"),
-        (["QRELS", "RUN", "-m", "bpref"], "measure must be"),
+        (["QRELS", "RUN", "-m", "no_such_measure"], "unknown measure"),
         (["QRELS", "RUN", "--gain", "1=x"], "--gain: expected GRADE=GAIN"),
         (["QRELS", "RUN", "--discount", "rbp:2"], "p (patience) must lie"),
         (["QRELS", "RUN", "--ties", "random"], "invalid choice"),
@@ -405,3 +394,113 @@ def test_grouping_layouts_give_the_same_result(layout):
         run = run.sample(frac=1, random_state=3)
     got = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
     pd.testing.assert_frame_equal(expected, got, rtol=0, atol=TOL)
+
+
+# ---- trec_eval 10.0's conventions --------------------------------------------------
+
+
+def test_negative_grades_message_names_the_option_that_accepts_them():
+    qrels = pd.DataFrame({"qid": ["a", "a"], "docno": ["d1", "d2"], "grade": [1, -1]})
+    run = pd.DataFrame({"qid": ["a"], "docno": ["d2"], "score": [1.0]})
+    with pytest.raises(ValueError, match="negative_grades='unjudged'"):
+        evaluate(qrels, run)
+    res = evaluate(qrels, run, ["ndcg", "P.1"], negative_grades="unjudged", judged_only=True)
+    assert res.per_query.iloc[0].tolist() == [0.0, 0.0]  # d2 dropped by -J: nothing left
+
+
+def test_missing_error_names_the_first_query_and_the_options():
+    qrels = pd.DataFrame({"qid": ["q3", "q1", "q2"], "docno": ["d"] * 3, "grade": [1, 1, 1]})
+    run = pd.DataFrame({"qid": ["q1"], "docno": ["d"], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"query q2 of the qrels .* -c \(missing='zero'\)"):
+        evaluate(qrels, run, missing="error")
+    assert evaluate(qrels, run, missing="ignore").per_query.index.tolist() == ["q1"]
+    assert evaluate(qrels, run, missing="zero").per_query.index.tolist() == ["q1", "q2", "q3"]
+
+
+def test_fractional_grades_truncate_toward_zero_as_atol():
+    """2.5 is 2, 1.9 is 1, -0.5 is 0 (judged, not relevant), -1.5 is -1 (unjudged)."""
+    docs = ["d1", "d2", "d3", "d4"]
+    run = pd.DataFrame({"qid": ["a"] * 4, "docno": docs, "score": [4.0, 3.0, 2.0, 1.0]})
+    fractional = pd.DataFrame({"qid": ["a"] * 4, "docno": docs, "grade": [-1.5, -0.5, 1.9, 2.5]})
+    integer = fractional.assign(grade=[-1, 0, 1, 2])
+    kw = {"negative_grades": "unjudged", "judged_only": True}
+    measures = ["ndcg", "ndcg_cut.2", "P.1", "map"]
+    truncated = evaluate(fractional, run, measures, fractional_grades="truncate", **kw)
+    assert truncated.per_query.equals(evaluate(integer, run, measures, **kw).per_query)
+    kept = evaluate(fractional, run, measures, **kw).per_query
+    assert not kept.equals(truncated.per_query)
+
+
+@pytest.mark.parametrize(("precision", "expected"), [("double", 0.0), ("float32", 1.0)])
+def test_score_precision(precision, expected):
+    """0.7000000001 ranks above 0.7 as doubles; as float32 they tie, and the tie
+    goes to the larger docno, "b"."""
+    qrels = pd.DataFrame({"qid": ["q"] * 2, "docno": ["a", "b"], "grade": [0, 2]})
+    run = pd.DataFrame({"qid": ["q"] * 2, "docno": ["a", "b"], "score": [0.7000000001, 0.7]})
+    res = evaluate(qrels, run, ["ndcg_cut.1"], score_precision=precision)
+    assert res.per_query["ndcg_cut_1"].iloc[0] == expected
+
+
+def test_score_precision_is_checked():
+    with pytest.raises(ValueError, match=r"score_precision must be one of \('double', 'float32'\)"):
+        evaluate(pd.DataFrame(), pd.DataFrame(), score_precision="float64")
+
+
+def test_the_mean_adds_queries_left_to_right():
+    """trec_eval adds each query's value to a double in query order, then divides;
+    numpy's pairwise sum differs in the last bit on these values."""
+    from functools import reduce
+    from operator import add
+
+    from dcglab.result import BatchResult
+
+    v = np.random.default_rng(3).random(1000) / 3
+    assert np.sum(v) != reduce(add, v)  # the orders differ here, so the test can fail
+    got = BatchResult(np.arange(1000), {"m": v}).means()["m"]
+    assert got == reduce(add, v) / 1000
+
+
+def _many_digit_workload(folder, seed=5, n_queries=120):
+    """Sigmoid probabilities written with 17 digits, near-ties one unit in the
+    last place apart, exact ties and -0.0, wide lists (up to 300 documents),
+    grades -2..3; written as TREC files."""
+    rng = np.random.default_rng(seed)
+    qlines, rlines = [], []
+    for q in range(n_queries):
+        n = int(rng.integers(1, 300))
+        x = rng.normal(size=n)
+        p = 1 / (1 + np.exp(-x))
+        near = rng.random(n) < 0.2
+        p[near] = np.nextafter(np.roll(p, 1)[near], np.inf)
+        p[rng.random(n) < 0.1] = 0.5
+        p[rng.random(n) < 0.02] = -0.0
+        for i, s in enumerate(p):
+            rlines.append(f"q{q} Q0 d{i:03d} {i + 1} {float(s)!r} run")
+        for i in rng.choice(n + 20, size=min(n + 20, 40), replace=False):
+            qlines.append(f"q{q} 0 d{i:03d} {int(rng.integers(-2, 4))}")
+    qpath, rpath = folder / "qrels", folder / "run"
+    qpath.write_text("\n".join(qlines) + "\n")
+    rpath.write_text("\n".join(rlines) + "\n")
+    return qpath, rpath
+
+
+@pytest.mark.parametrize("options", [["-q"], ["-q", "-J"], ["-q", "-M", "50", "-l", "2"]])
+def test_wide_runs_with_double_scores_are_trec_eval(tmp_path, capsys, trec_eval_binary, options):
+    """Byte-identical to the trec_eval 10.0 binary on runs wider than the
+    oracle's cases, whose near-ties fall within the packed key's column bits."""
+    qpath, rpath = _many_digit_workload(tmp_path)
+    args = [
+        *options,
+        "-m",
+        "ndcg",
+        "-m",
+        "ndcg_cut.1,5,10,100",
+        "-m",
+        "map",
+        str(qpath),
+        str(rpath),
+    ]
+    theirs = subprocess.run([str(trec_eval_binary), *args], capture_output=True, text=True)
+    assert theirs.returncode == 0, theirs.stderr
+    assert main(args) == 0
+    assert capsys.readouterr().out == theirs.stdout

@@ -1,6 +1,8 @@
 """trec_eval's options on the command line, checked against pytrec_eval (trec_eval 9's
 code) on seeded random runs with ties, unjudged documents and grades -1..3."""
 
+import csv
+import io
 import json
 
 import numpy as np
@@ -51,12 +53,8 @@ def ours(capsys, qpath, rpath, *options) -> dict[str, dict[str, float]]:
     for m in MEASURES:
         args += ["-m", m]
     assert main([*args, *options]) == 0
-    rows = capsys.readouterr().out.splitlines()[1:]
-    values: dict[str, dict[str, float]] = {}
-    for row in rows:
-        name, qid, value = row.split(",")
-        values.setdefault(qid, {})[name] = float(value)
-    return values
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    return {row.pop("qid"): {k: float(v) for k, v in row.items()} for row in rows}
 
 
 @pytest.mark.parametrize(
@@ -84,10 +82,10 @@ def test_options_agree_with_pytrec_eval(capsys, workload, options, kwargs, requi
 
 def trec_top(run: dict[str, dict[str, float]], m: int) -> dict[str, dict[str, float]]:
     """Each query's first ``m`` documents in trec_eval's order, written independently:
-    float32 score descending, then docno descending (byte order)."""
+    score descending, then docno descending (byte order)."""
 
     def key(item):
-        return (float(np.float32(item[1])), item[0].encode())
+        return (item[1], item[0].encode())
 
     return {q: dict(sorted(docs.items(), key=key, reverse=True)[:m]) for q, docs in run.items()}
 
@@ -111,7 +109,53 @@ def test_n_prints_no_summary_and_q_prints_queries(capsys, workload):
     assert main([str(qpath), str(rpath), "-m", "map"]) == 0
     assert [line.split("\t")[1] for line in capsys.readouterr().out.splitlines()] == ["all"]
     assert main([str(qpath), str(rpath), "-n", "--format", "json", "-m", "map"]) == 0
-    assert json.loads(capsys.readouterr().out) == {}
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_csv_and_json_hold_the_same_rows(capsys, workload):
+    """One row per query and one column per measure, then the row ``all``; the same
+    numbers as text in both, counts as integers; pandas reads both flat."""
+    import pandas as pd
+
+    qpath, rpath, _, _ = workload
+    args = [str(qpath), str(rpath), "-q", "-m", "official", "-m", "nDCG@10"]
+    assert main([*args, "--format", "csv"]) == 0
+    text = capsys.readouterr().out
+    assert main([*args, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert [r["qid"] for r in table] == [r["qid"] for r in rows] and rows[-1]["qid"] == "all"
+    for got, want in zip(table, rows):
+        assert all(got[k] == ("" if v is None else str(v)) for k, v in want.items())
+    assert rows[-1]["runid"] == "t" and isinstance(rows[-1]["num_ret"], int)
+    frame = pd.read_json(io.StringIO(json.dumps(rows)))
+    assert frame.shape == (26, len(rows[-1])) and "nDCG@10" in frame.columns
+    assert "gm_map" not in rows[0] and "num_q" not in rows[0]  # summary-only measures
+
+
+def test_help_shows_defaults_and_examples(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "(default: zero)" in text and "default: official" in text
+    assert "-J with -M" in text
+    last = text.rstrip().split("\n\n")[-1]  # the help ends with its examples
+    assert last.startswith("examples:") and "dcglab qrels.txt run.txt" in last
+
+
+def test_version(capsys):
+    from dcglab import __version__
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip().endswith(__version__)
+
+
+def test_ir_measures_names_label_the_output(capsys, workload):
+    qpath, rpath, _, _ = workload
+    assert main([str(qpath), str(rpath), "-m", "RR@10", "-m", "P(rel=2)@10", "-m", "map"]) == 0
+    names = [line.split("\t")[0].strip() for line in capsys.readouterr().out.splitlines()]
+    assert names == ["map", "RR@10", "P(rel=2)@10"]
 
 
 def test_output_is_in_trec_eval_order(capsys, workload):

@@ -19,11 +19,12 @@ DOCNOS = ["b", "a", "ab", "aa", "é", "", "Z", "a\x7f", "zz", "doc10", "doc9", "
 
 
 def python_ranks(scores, rows, docno):
-    """Each row's positions by (float32 score, docno bytes), ascending, in plain Python."""
+    """Each row's positions by (score, docno bytes), ascending, in plain Python
+    (Python compares floats as C compares doubles: -0.0 equals 0.0)."""
     out = np.full(scores.shape, -1)
     for i in range(scores.shape[0]):
         keys = {
-            j: (float(np.float32(scores[i, j])), docno[rows[i, j]].encode())
+            j: (float(scores[i, j]), docno[rows[i, j]].encode())
             for j in range(scores.shape[1])
             if rows[i, j] >= 0
         }
@@ -34,14 +35,18 @@ def python_ranks(scores, rows, docno):
 
 @pytest.mark.parametrize("block", [1, 3, 50, codes.BLOCK])
 def test_row_ranks_break_ties_by_docno_bytes(monkeypatch, block):
-    """Heavy ties, -0.0 against 0.0, non-ASCII and prefix docnos, padding, and
-    blocks of rows of every size (ties are collected across blocks)."""
+    """Heavy ties, -0.0 against 0.0, scores equal as float32 or one unit in the
+    last place apart (equal in the bits the packed key keeps), non-ASCII and
+    prefix docnos, padding, and blocks of rows of every size (ties are
+    collected across blocks)."""
     monkeypatch.setattr(codes, "BLOCK", block)
     rng = np.random.default_rng(7)
     n, w = 40, len(DOCNOS)
     scores = rng.integers(-2, 3, (n, w)) / 2
     scores[scores == 0] = rng.choice([0.0, -0.0], int((scores == 0).sum()))
     scores[:, 0] += 1e-9 * rng.integers(0, 2, n)  # equal once rounded to float32
+    up = rng.random(n) < 0.5
+    scores[up, 1] = np.nextafter(scores[up, 2], np.inf)  # one ulp above a neighbour
     docno = [DOCNOS[j] for _ in range(n) for j in rng.permutation(w)]
     rows = np.arange(n * w).reshape(n, w)
     rows[rng.random((n, w)) < 0.2] = -1  # padding (its docno is never looked at)

@@ -1,48 +1,387 @@
 """The evaluation as SQL on real engines: DuckDB in-process, Spark in local mode.
 
-Each engine's per-query values must equal the batch evaluator's (itself tested
-against trec_eval) within 1e-12, on seeded runs with heavy score ties (also ties
-that appear only in float32, and -0.0), judged documents that were not
-retrieved, queries with nothing relevant, and trec_eval's -c. Spark needs Java:
-without it the Spark tests skip, except under CI=true, where they must run.
+Two kinds of test:
+
+* parity over the three paths (the default in-process evaluator, DuckDB and
+  Spark) through the command line: trec_eval's own test files under every
+  option and combination, a file with every reading twist, bad ids, the float32
+  option, and the two cases the engines once got wrong (``-J`` applied before
+  ``-M``; ``-J`` keeping negative grades). Output is compared byte for byte, with
+  each other and with the trec_eval 10.0 binary;
+* the engines' library API against :func:`dcglab.batch.evaluate`, per query to
+  1e-12, on seeded runs with heavy ties, -0.0, queries with nothing relevant
+  and every convention.
+
+Spark needs Java: without it the Spark tests skip, except under CI=true, where
+they must run. They are few (a Spark query costs seconds, not milliseconds).
 """
 
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pytest
+from oracle import Case, dcglab, trec_eval
 
 from dcglab.batch import evaluate as batch_evaluate
-from dcglab.cli import main as cli_main
-from dcglab.engines import evaluate, evaluate_files, evaluation_sql, local_spark
+from dcglab.engines import ENGINES, evaluate, evaluate_files, evaluation_sql, gains_of
+from dcglab.engines.sql import DUCKDB, SPARK
 
 duckdb = pytest.importorskip("duckdb")
 
+FILES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "trec_eval_test"
 TOL = 1e-12
 MEASURES = ["ndcg", "ndcg_cut.1,3,10,100", "dcg_cut.5"]
+PATHS = ["python", "duckdb", pytest.param("spark", marks=pytest.mark.slow)]
+"""The three paths, named by the command line's ``--engine``."""
+
+
+# ------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def spark(skip_or_fail, require):
+    """A local[2] session, active, so that the command line's Spark path uses it."""
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
+    require("pyspark")
+    from dcglab.engines import local_spark
+
+    session = local_spark("local[2]", memory="1g", partitions=2)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def path(request):
+    """A path of the command line; Spark's needs the session started."""
+    if request.param == "spark":
+        request.getfixturevalue("spark")
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def files(skip_or_fail):
+    if not FILES.is_dir():
+        skip_or_fail(f"trec_eval's test files are not in {FILES}")
+    return FILES
+
+
+def run_path(path: str, case: Case, binary: Path | None = None):
+    """The command line's output on ``case`` by ``path``, and trec_eval's if a binary is given."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ours = dcglab(case, Path(tmp), ("--engine", path))
+        theirs = trec_eval(binary, case, Path(tmp)) if binary else None
+    return ours, theirs
+
+
+def assert_trec_eval(path: str, case: Case, binary: Path) -> str:
+    ours, theirs = run_path(path, case, binary)
+    assert theirs.status == 0, theirs.stderr
+    assert ours.status == 0, ours.stderr
+    assert ours.stdout == theirs.stdout
+    return ours.stdout
+
+
+# ------------------------------------------------------- parity over the paths
+
+OPTION_SETS = [
+    (),
+    ("-c",),
+    ("-J",),
+    ("-M5",),
+    ("-J", "-M5"),
+    ("-c", "-J", "-M5", "-l2"),
+    ("-q", "-c", "-J", "-M12"),
+]
+DCG_MEASURES = ("ndcg", "ndcg_cut.1,3,10")
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+def test_trec_eval_test_files_under_every_option(path, files, trec_eval_binary):
+    """trec_eval's own test files, every option and combination, as the binary prints."""
+    sets = OPTION_SETS if path != "spark" else [("-q", "-c", "-J", "-M12")]
+    runs = ("results.test", "results.trunc") if path != "spark" else ("results.trunc",)
+    for options in sets:
+        for run in runs:
+            case = Case(
+                qrels=(files / "qrels.test").read_text(),
+                run=(files / run).read_text(),
+                options=("-c", *options) if run == "results.trunc" else options,
+                measures=DCG_MEASURES,
+            )
+            assert_trec_eval(path, case, trec_eval_binary)
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+def test_comment_lines_and_long_docnos(path, files, trec_eval_binary):
+    """trec_eval's comment test files: '#' lines in the qrels, '#' inside docnos."""
+    case = Case(
+        qrels=(files / "qrels.comment.test").read_text(),
+        run=(files / "results.comment.test").read_text(),
+        options=("-q",),
+        measures=("ndcg", "ndcg_cut.5,10"),
+    )
+    assert_trec_eval(path, case, trec_eval_binary)
+
+
+MESSY = Case(
+    qrels="# judged\nq1 0 a 2\nq1\t0\tb  1\n  q1 0 c 0\nq2 0 a -1\nq2 0 b 3\nq10 0 z 1\n",
+    run=(
+        "# a run with every reading twist\n"
+        "q1 Q0 a 1 0.5 tag extra fields\n"
+        "\n"
+        "q1\tQ0\tb\t2\t0.5\ttag\n"
+        "q1  Q0  c  3  1e-1  tag\n"
+        "   \n"
+        "q2 Q0 a 1 2.0E0 tag\n"
+        "q2 Q0 b 2 -0.0 tag\n"
+        "q2 Q0 c 3 0.0 tag\n"
+        "q10 Q0 y 1 0.7000000001 t\n"
+        "q10 Q0 z 2 0.7 t\n"
+        "#\n"
+    ),
+    options=("-q",),
+    measures=DCG_MEASURES,
+)
+"""Tabs, runs of spaces, leading blanks, blank and '#' lines, extra run fields,
+scientific notation, -0.0 tied with 0.0, float32-close scores, a negative grade."""
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+def test_every_reading_twist_is_read_as_trec_eval_reads_it(path, trec_eval_binary):
+    """The reading rules are dcglab.trec's on every path (Spark once refused this file)."""
+    sets = [("-q",), ("-q", "-J"), ("-q", "-c", "-J", "-M2", "-l2")]
+    for options in sets if path != "spark" else sets[-1:]:
+        case = Case(MESSY.qrels, MESSY.run, options, MESSY.measures)
+        assert_trec_eval(path, case, trec_eval_binary)
+
+
+# -J after -M: q's top 3 hold one judged document (rank 3); two more judged ones
+# come below. trec_eval 10.0 cuts to the top 3, then keeps the judged: nDCG@3 is
+# the ratio for one relevant document at rank 1 over an ideal of three.
+J_AFTER_M = Case(
+    qrels="q 0 j1 1\nq 0 j2 1\nq 0 j3 1\n",
+    run="".join(
+        f"q Q0 {d} {i} {10 - i} t\n" for i, d in enumerate(["u1", "u2", "j1", "j2", "j3"], 1)
+    ),
+    options=("-q", "-J", "-M3"),
+    measures=("ndcg_cut.3",),
+)
+# -J drops a negative grade (in the pool, unjudged in trec_eval 10.0): the
+# relevant document moves from rank 2 to rank 1, and nDCG becomes 1.
+J_NEGATIVE = Case(
+    qrels="q 0 a -1\nq 0 b 1\n",
+    run="q Q0 a 1 2 t\nq Q0 b 2 1 t\n",
+    options=("-q", "-J"),
+    measures=("ndcg", "ndcg_cut.1"),
+)
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+def test_regression_judged_only_after_max_docs(path, trec_eval_binary):
+    """Once the engines dropped unjudged documents before cutting at M (0.7434 for
+    trec_eval's 0.4359 on a Cranfield run)."""
+    out = assert_trec_eval(path, J_AFTER_M, trec_eval_binary)
+    assert "ndcg_cut_3            \tq\t0.4693\n" in out  # 1 / (1 + 1/log2(3) + 1/2)
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+def test_regression_judged_only_drops_negative_grades(path, trec_eval_binary):
+    """Once the engines kept a negative-grade document under -J (0.6309, not 1)."""
+    out = assert_trec_eval(path, J_NEGATIVE, trec_eval_binary)
+    assert "ndcg                  \tq\t1.0000\n" in out
+
+
+CLOSE = Case(
+    qrels="q1 0 b 2\nq1 0 a 0\n",
+    run="q1 Q0 b 1 0.7 t\nq1 Q0 a 2 0.7000000001 t\n",
+    options=("-q",),
+    measures=("ndcg_cut.1",),
+)
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+def test_scores_are_doubles_unless_float32_is_asked_for(path, trec_eval_binary):
+    """trec_eval 10.0 ranks the grade-0 document first (nDCG@1 = 0); float32 ties the
+    two scores and breaks the tie by docno, as trec_eval 9 and pytrec_eval (1)."""
+    assert "\tq1\t0.0000" in assert_trec_eval(path, CLOSE, trec_eval_binary)
+    float32 = Case(CLOSE.qrels, CLOSE.run, ("--score-precision", "float32", "-q"), CLOSE.measures)
+    ours, _ = run_path(path, float32)
+    assert ours.status == 0 and "\tq1\t1.0000" in ours.stdout
+
+
+def frames_with(column: str, bad: object) -> tuple[pd.DataFrame, pd.DataFrame]:
+    qrels = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["a", "b"], "grade": [1, 0]})
+    run = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
+    run[column] = run[column].astype(object)
+    run.loc[1, column] = bad
+    return qrels, run
+
+
+def evaluate_on(path: str, qrels, run, measures=("ndcg",), **kw):
+    if path == "python":
+        return batch_evaluate(qrels, run, list(measures), **kw)
+    return evaluate(qrels, run, list(measures), engine=path, **kw)
+
+
+@pytest.mark.parametrize("path", PATHS, indirect=True)
+@pytest.mark.parametrize(
+    "column, bad, needle",
+    [
+        ("qid", None, "qid of row 1 is None"),
+        ("docno", None, "docno of row 1 is None"),
+        ("docno", 3.5, "docno of row 1 is 3.5"),
+        ("score", "x", "score of row 1 is 'x', not a number"),
+        ("score", np.nan, "score of row 1 is nan, not a number"),
+    ],
+)
+def test_bad_ids_and_values_in_a_dataframe(path, column, bad, needle):
+    """A None id is refused naming the column and the row (Spark once read it as 'None')."""
+    qrels, run = frames_with(column, bad)
+    with pytest.raises(ValueError, match=needle):
+        evaluate_on(path, qrels, run)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            "python",
+            marks=pytest.mark.xfail(
+                reason="batch accepts max_docs=1.0 and hands it to numpy (TypeError)", strict=True
+            ),
+        ),
+        *PATHS[1:],
+    ],
+    indirect=True,
+)
+def test_max_docs_follows_one_rule(path):
+    """Whole numbers of any type are accepted, anything else is the same error."""
+    qrels, run = frames_with("score", 1.0)
+    base = evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=1).values
+    for same in (np.int64(1), 1.0):
+        got = evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=same).values
+        assert got["ndcg_cut_2"].tolist() == base["ndcg_cut_2"].tolist()
+    for bad in (0, 2.5, True, "3"):
+        with pytest.raises(ValueError, match="max_docs must be an integer >= 1"):
+            evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=bad)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_measure_the_engines_lack_is_one_line_naming_engine_and_measure(engine, files):
+    """Refused before any engine starts, so no Spark session is needed here."""
+    case = Case(
+        qrels=(files / "qrels.test").read_text(),
+        run=(files / "results.trunc").read_text(),
+        options=("-c",),
+        measures=("ndcg", "map", "P.5"),
+    )
+    ours, _ = run_path(engine, case)
+    assert ours.status == 2 and ours.stdout == ""
+    (line,) = ours.stderr.splitlines()
+    assert f"engine {engine!r} does not compute map, P.5:" in line
+
+
+def test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr(files, spark, trec_eval_binary):
+    """A real ``python -m dcglab --engine spark``: trec_eval's lines, nothing on stderr."""
+    case = Case(
+        qrels=(files / "qrels.test").read_text(),
+        run=(files / "results.trunc").read_text(),
+        options=("-c",),
+        measures=("ndcg_cut.10",),
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = case.argv(Path(tmp))
+        done = subprocess.run(
+            [sys.executable, "-m", "dcglab", "--engine", "spark", *argv],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        theirs = trec_eval(trec_eval_binary, case, Path(tmp))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == theirs.stdout
+    assert done.stderr == ""
+
+
+test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr = pytest.mark.slow(
+    test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr
+)
+
+CLUSTER = """
+import sys
+from dcglab.engines import evaluate, local_spark
+session = local_spark("local-cluster[2,1,1024]", memory="1g", partitions=4, quiet=True)
+assert session.sparkContext.master.startswith("local-cluster")
+res = evaluate(sys.argv[1], sys.argv[2], ["ndcg", "ndcg_cut.5,10"], engine="spark",
+               spark=session, zero_idcg="zero", missing="zero", judged_only=True, max_docs=50)
+print(" ".join(f"{k}={v!r}" for k, v in sorted(res.means().items())))
+session.stop()
+"""
+
+
+@pytest.mark.slow
+def test_spark_local_cluster_ships_the_query_to_executors(files, spark, tmp_path):
+    """Two executor processes (``local-cluster[2,1,1024]``), as on a real cluster: the
+    query and its inputs survive being shipped, and the means equal the default path's."""
+    script = tmp_path / "cluster.py"
+    script.write_text(CLUSTER)
+    qrels, run = files / "qrels.test", files / "results.trunc"
+    done = subprocess.run(
+        [sys.executable, str(script), str(qrels), str(run)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    ref = batch_evaluate(
+        qrels,
+        run,
+        ["ndcg", "ndcg_cut.5,10"],
+        zero_idcg="zero",
+        missing="zero",
+        judged_only=True,
+        max_docs=50,
+    ).means()
+    assert done.stdout.strip() == " ".join(f"{k}={v!r}" for k, v in sorted(ref.items()))
+
+
+# ----------------------------------------------- the library API against batch
+
 CONVENTIONS = [
     {"zero_idcg": "zero"},
     {"zero_idcg": "zero", "missing": "zero"},
+    {"zero_idcg": "zero", "score_precision": "float32"},
     {"zero_idcg": "skip", "ideal": "qrels"},
     {"zero_idcg": "one", "ideal": "retrieved", "missing": "zero"},
     {"zero_idcg": "zero", "ties": "average"},
     {"zero_idcg": "zero", "gain": "exponential", "discount": "jk:3"},
-    {"zero_idcg": "skip", "gain": {-1: 0, 0: 0, 1: 4, 2: 1.5, 3: 2.5}, "discount": "rbp:0.7"},
+    {
+        "zero_idcg": "skip",
+        "gain": {-1: 0, 0: 0, 1: 4, 2: 1.5, 2.5: 2, 3: 2.5},
+        "discount": "rbp:0.7",
+    },
     {"zero_idcg": "zero", "discount": "reciprocal", "missing": "zero"},
     {"zero_idcg": "zero", "discount": "ln"},
     {"zero_idcg": "zero", "ideal": "judged-uncut", "max_docs": 7},
     {"zero_idcg": "zero", "judged_only": True, "ideal": "retrieved"},
+    {"zero_idcg": "zero", "judged_only": True, "max_docs": 5, "negative_grades": "unjudged"},
     {"zero_idcg": "zero", "negative_grades": "unjudged", "gain": "exponential", "missing": "zero"},
+    {"zero_idcg": "zero", "fractional_grades": "truncate", "negative_grades": "unjudged"},
 ]
 
 
 def workload(seed, n_queries=40):
     """Heavy ties, -0.0, float32-only ties, unretrieved judged documents, queries
-    with nothing relevant, qrels-only and run-only queries, grade -1."""
+    with nothing relevant, qrels-only and run-only queries, grades -1 and 2.5."""
     rng = np.random.default_rng(seed)
     run, qrels = [], []
     for q in range(n_queries):
@@ -58,7 +397,8 @@ def workload(seed, n_queries=40):
         judged = np.concatenate([docs[: len(docs) // 2], 100 + rng.choice(20, 4, replace=False)])
         top = 0 if q % 7 == 0 else 4  # every 7th query has nothing relevant
         for d in judged:
-            qrels.append((qid, f"d{d}", int(rng.integers(-1, top)) if top else 0))
+            grade = int(rng.integers(-1, top)) if top else 0
+            qrels.append((qid, f"d{d}", 2.5 if grade == 3 and q % 3 == 0 else grade))
     qrels.append(("only_qrels", "d1", 2))
     run.append(("only_run", "d1", 1.0))
     return (
@@ -80,12 +420,12 @@ def clip(qrels, kw):
     return qrels
 
 
-def assert_same(ours: pd.DataFrame, ref: pd.DataFrame) -> None:
+def assert_same(ours: pd.DataFrame, ref: pd.DataFrame, tol: float = TOL) -> None:
     assert list(ours.index) == list(ref.index)
     assert list(ours.columns) == list(ref.columns)
     a, b = ours.to_numpy(dtype=float), ref.to_numpy(dtype=float)
     assert np.array_equal(np.isnan(a), np.isnan(b))
-    assert np.nanmax(np.abs(a - b)) <= TOL
+    assert np.nanmax(np.abs(a - b)) <= tol
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +443,14 @@ def test_duckdb_equals_batch(data, kw):
     assert_same(evaluate(qrels, run, MEASURES, **kw).per_query, ref)
 
 
+def test_trec_conventions_are_bit_for_bit_the_batch_evaluators(data):
+    """Same arithmetic, same order of the sums: not within 1e-12, equal."""
+    qrels, run = data
+    kw = {"zero_idcg": "zero", "negative_grades": "unjudged", "missing": "zero"}
+    kw |= {"judged_only": True, "max_docs": 9}
+    assert_same(evaluate(qrels, run, MEASURES, **kw).per_query, batch(qrels, run, **kw), 0.0)
+
+
 def test_workload_exercises_the_hard_cases(data):
     """The data really has what the tests claim: ties only float32 sees, -0.0, IDCG = 0."""
     qrels, run = data
@@ -114,93 +462,83 @@ def test_workload_exercises_the_hard_cases(data):
     assert ref["ndcg"].isna().sum() >= 5
     merged = qrels.merge(run, on=["qid", "docno"], how="left", indicator=True)
     assert (merged["_merge"] == "left_only").sum() > 100
+    assert (qrels["grade"] == 2.5).any() and (qrels["grade"] < 0).any()
 
 
-def test_duckdb_reads_files_and_relations(data, tmp_path):
+def test_duckdb_reads_files_parquet_and_relations(data, tmp_path):
     qrels, run = data
     qrels = clip(qrels, {})
     ref = batch(qrels, run, zero_idcg="zero")
     qrels_txt, run_txt = tmp_path / "qrels.txt", tmp_path / "run.txt"
-    qrels.assign(it="0")[["qid", "it", "docno", "grade"]].to_csv(
-        qrels_txt, sep=" ", header=False, index=False
-    )
-    lines = [f"{q} Q0 {d} {i} {s!r} tag" for i, (q, d, s) in enumerate(run.itertuples(index=False))]
+    qrels_txt.write_text("".join(f"{q} 0 {d} {g!r}\n" for q, d, g in qrels.itertuples(False)))
+    lines = [f"{q} Q0 {d} {i} {s!r} tag" for i, (q, d, s) in enumerate(run.itertuples(False))]
     run_txt.write_text("\n".join(lines) + "\n")
     assert_same(evaluate(qrels_txt, run_txt, MEASURES, zero_idcg="zero").per_query, ref)
-    tabbed = tmp_path / "run_tabs.txt"  # any whitespace: the general reader takes over
-    tabbed.write_text("\n".join(x.replace(" ", "\t  ", 1) for x in lines) + "\n")
-    assert_same(evaluate(qrels_txt, tabbed, MEASURES, zero_idcg="zero").per_query, ref)
-    con = duckdb.connect()
     run_pq, qrels_pq = tmp_path / "run.parquet", tmp_path / "qrels.parquet"
-    con.from_df(run).write_parquet(str(run_pq))
-    con.from_df(qrels).write_parquet(str(qrels_pq))
+    pl.DataFrame({c: run[c].tolist() for c in run.columns}).write_parquet(run_pq)
+    pl.DataFrame({c: qrels[c].tolist() for c in qrels.columns}).write_parquet(qrels_pq)
+    con = duckdb.connect()
     assert_same(evaluate(qrels_pq, run_pq, MEASURES, zero_idcg="zero").per_query, ref)
     rels = con.read_parquet(str(qrels_pq)), con.read_parquet(str(run_pq))
     assert_same(evaluate(*rels, MEASURES, zero_idcg="zero").per_query, ref)
     assert con.sql("SELECT COUNT(*) FROM duckdb_views() WHERE NOT internal").fetchall() == [(0,)]
 
 
-def test_command_line_entry_point(data, tmp_path):
+def test_engine_tables_are_checked_like_the_readers_input(tmp_path):
+    """Parquet and relations are checked in SQL: missing ids name the column and a row,
+    repeated pairs and non-finite scores are refused, ids must be text or integers."""
+    con = duckdb.connect()
+    qrels = con.sql("SELECT 'q1' AS qid, 'a' AS docno, 1 AS grade")
+    for select, needle in [
+        ("SELECT 'q1' AS qid, NULL::VARCHAR AS docno, 1.0 AS score", r"docno is missing \(null"),
+        ("SELECT NULL::VARCHAR AS qid, 'a' AS docno, 1.0 AS score", r"run: qid is missing"),
+        ("SELECT 'q1' AS qid, 'a' AS docno, 'nan'::DOUBLE AS score", "score is not a number"),
+        (
+            "SELECT * FROM (VALUES ('q1', 'a', 1.0), ('q1', 'a', 2.0)) t(qid, docno, score)",
+            r"run lists \(q1, a\) more than once",
+        ),
+        ("SELECT 'q1' AS qid, 1.5 AS docno, 1.0 AS score", "docno must hold strings or integers"),
+        ("SELECT 'q1' AS qid, 'a' AS docno, 1.0 AS sim", r"missing \['score'\]"),
+    ]:
+        with pytest.raises(ValueError, match=needle):
+            evaluate(qrels, con.sql(select), ["ndcg"], zero_idcg="zero")
+
+
+def test_command_line_entry_point_takes_batch_keywords(data, tmp_path):
     """evaluate_files takes batch.evaluate's keywords, so the CLI can call either."""
     qrels, run = data
     qrels_txt, run_txt = tmp_path / "qrels", tmp_path / "run"
-    qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
-    run_txt.write_text(
-        "".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(index=False))
-    )
+    qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(False)))
+    run_txt.write_text("".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(False)))
     kw = {"zero_idcg": "zero", "negative_grades": "unjudged", "missing": "zero", "max_docs": 20}
+    kw |= {"fractional_grades": "truncate", "score_precision": "float32"}
     ours = evaluate_files(qrels_txt, run_txt, MEASURES, engine="duckdb", relevance_level=2, **kw)
-    assert_same(ours.per_query, batch(qrels, run, **kw))
+    assert_same(ours.per_query, batch(qrels_txt, run_txt, relevance_level=2, **kw))
     with pytest.raises(ValueError, match="engine must be one of"):
         evaluate_files(qrels_txt, run_txt, MEASURES, engine="python")
-
-
-def test_cli_engine_option_prints_what_the_default_path_prints(data, tmp_path, capsys):
-    """`python -m dcglab --engine duckdb` prints trec_eval's lines byte for byte like the
-    in-process default; a measure the engines lack is one error line and status 2."""
-    qrels, run = data
-    qrels_txt, run_txt = tmp_path / "qrels", tmp_path / "run"
-    qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
-    run_txt.write_text(
-        "".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(index=False))
-    )
-    args = [str(qrels_txt), str(run_txt), "-q", "-c", "-m", "ndcg", "-m", "ndcg_cut.3,10"]
-    printed = {}
-    for engine in ("python", "duckdb"):
-        assert cli_main([*args, "--engine", engine]) == 0
-        printed[engine] = capsys.readouterr().out
-    assert printed["duckdb"] == printed["python"]
-    assert printed["python"].count("\tall\t") == 3
-    assert cli_main([str(qrels_txt), str(run_txt), "-m", "map", "--engine", "duckdb"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "map" in err
+    with pytest.raises(ValueError, match="query only_qrels of the qrels .* has no line in the run"):
+        evaluate_files(qrels_txt, run_txt, MEASURES, engine="duckdb", missing="error")
 
 
 @pytest.mark.parametrize(
     "change, match",
     [
         (lambda q, r: (pd.concat([q, q.iloc[:1]]), r), "qrels lists .* more than once"),
-        (
-            lambda q, r: (q, pd.concat([r, r.iloc[:1].assign(score=9.0)])),
-            "run lists .* more than once",
-        ),
-        (lambda q, r: (q, r.assign(score=r["score"].where(r.index != 3, np.nan))), "non-finite"),
-        (lambda q, r: (q, r.assign(score=r["score"].where(r.index != 3, np.inf))), "non-finite"),
+        (lambda q, r: (q, pd.concat([r, r.iloc[:1].assign(score=9.0)])), "run lists .* more"),
+        (lambda q, r: (q, r.assign(score=r["score"].where(r.index != 3, np.nan))), "number"),
         (lambda q, r: (q, r.rename(columns={"score": "sim"})), r"missing \['score'\]"),
         (lambda q, r: (q, r.assign(qid="x" + r["qid"])), "no query is in both"),
         (lambda q, r: (q.assign(grade=q["grade"] - 2), r), "grades must be >= 0"),
     ],
 )
-def test_bad_input_is_a_value_error(data, change, match):
+@pytest.mark.parametrize("path", ["python", "duckdb"])
+def test_bad_input_is_the_same_error_on_both_paths(data, change, match, path):
     qrels, run = change(clip(data[0], {}), data[1])
-    with pytest.raises(ValueError, match=match):
-        evaluate(qrels, run, ["ndcg"], zero_idcg="zero")
-
-
-def test_zero_idcg_error_names_queries(data):
-    qrels, run = data
-    with pytest.raises(ValueError, match="ndcg_cut_10: IDCG is 0 for .* queries .*q0"):
-        evaluate(clip(qrels, {}), run, ["ndcg_cut.10"])
+    with pytest.raises(ValueError, match=match) as raised:
+        evaluate_on(path, qrels, run, zero_idcg="zero")
+    with pytest.raises(ValueError) as reference:
+        batch_evaluate(qrels, run, ["ndcg"], zero_idcg="zero")
+    assert str(raised.value) == str(reference.value)
 
 
 def test_conventions_checked(data):
@@ -209,23 +547,30 @@ def test_conventions_checked(data):
         ({"ideal": "judged-ish"}, "ideal must be one of"),
         ({"missing": "maybe"}, "missing must be one of"),
         ({"negative_grades": "drop"}, "negative_grades must be one of"),
-        ({"max_docs": 0}, "max_docs must be an integer >= 1"),
+        ({"score_precision": "float64"}, "score_precision must be one of"),
+        ({"fractional_grades": "round"}, "fractional_grades must be one of"),
     ]:
         with pytest.raises(ValueError, match=match):
             evaluate(*data, ["ndcg"], **kw)
+        if "engine" not in kw:
+            with pytest.raises(ValueError, match=match):
+                batch_evaluate(*data, ["ndcg"], **kw)
 
 
-def test_only_dcg_measures(data):
-    with pytest.raises(ValueError, match="the SQL engines compute ndcg"):
-        evaluate(*data, ["ndcg", "map"], zero_idcg="zero")
-
-
-def test_sql_is_shared_and_divides_nothing():
-    """One text for every engine; integer division and the gain formula are absent."""
-    text = evaluation_sql(["ndcg_cut.10", "ndcg"], ideal="judged")
-    assert "ORDER BY score32 DESC, docno DESC" in text
-    assert "/ LN(CAST(rnk + 1 AS DOUBLE))" in text
-    assert "POWER" not in text and "NULLIF" not in text
+def test_sql_is_shared_and_holds_no_formula():
+    """One text per dialect, differing only in the ordered sum; no discount or gain
+    formula (they are tables), scores compared as DOUBLE unless float32 is asked for."""
+    duck = evaluation_sql(["ndcg_cut.10", "ndcg"], dialect=DUCKDB)
+    sparks = evaluation_sql(["ndcg_cut.10", "ndcg"], dialect=SPARK)
+    assert "ORDER BY s DESC, docno DESC" in duck and "CAST(score AS DOUBLE)" in duck
+    assert "FLOAT" not in duck
+    assert "CAST(score AS FLOAT)" in evaluation_sql(["ndcg"], score_precision="float32")
+    for text in (duck, sparks):
+        assert "gain * d.mul / d.div" in text
+        assert "LN(" not in text and "LOG" not in text and "POWER" not in text
+    assert "list_reduce" in duck and "aggregate(array_sort" in sparks
+    strip = [line for line in duck.splitlines() if "list_reduce" not in line]
+    assert strip == [line for line in sparks.splitlines() if "aggregate(" not in line]
 
 
 @pytest.mark.slow
@@ -238,18 +583,16 @@ def test_import_dcglab_needs_no_engine():
     assert out.stdout.strip() == "[]"
 
 
+def test_engine_gains_are_the_batch_evaluators():
+    """The engines take their gain table from batch's level_gains: negative grades as
+    unjudged gain 0, and a gain that overflows is an error naming the grade, not a NaN."""
+    grades = np.array([-1.0, 0.0, 1.0, 2.0])
+    assert gains_of(grades, "exponential", "unjudged").tolist() == [0.0, 0.0, 1.0, 3.0]
+    with pytest.raises(ValueError, match="grade 1100 has gain inf"):
+        gains_of(np.array([1100.0]), "exponential")
+
+
 # ----------------------------------------------------------------------------- Spark
-
-
-@pytest.fixture(scope="module")
-def spark(skip_or_fail, require):
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
-    require("pyspark")
-    session = local_spark("local[2]", memory="1g", partitions=2)
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.mark.slow
@@ -258,27 +601,31 @@ def test_spark_equals_batch(spark, data, tmp_path):
     under averaged ties, the ideal from the retrieved documents and -M."""
     qrels, run = data
     qrels = clip(qrels, {})
-    schema = "qid STRING, docno STRING, grade INT"
-    sq = spark.createDataFrame(list(qrels.itertuples(index=False)), schema)
+    sq = spark.createDataFrame(
+        list(qrels.itertuples(index=False)), "qid STRING, docno STRING, grade DOUBLE"
+    )
     sr = spark.createDataFrame(
         list(run.itertuples(index=False)), "qid STRING, docno STRING, score DOUBLE"
     )
-    kw = {"zero_idcg": "zero", "missing": "zero"}
+    kw = {"zero_idcg": "zero", "missing": "zero", "judged_only": True, "max_docs": 9}
     ours = evaluate(sq, sr, MEASURES, engine="spark", **kw).per_query
-    assert_same(ours, batch(qrels, run, **kw))
+    assert_same(ours, batch(qrels, run, **kw), 0.0)
     run_pq = tmp_path / "run.parquet"
     sr.write.parquet(str(run_pq))
     qrels_txt = tmp_path / "qrels.txt"
-    qrels_txt.write_text("".join(f"{q}\t0  {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    qrels_txt.write_text("".join(f"{q}\t0  {d} {g}\n" for q, d, g in qrels.itertuples(False)))
     kw = {"zero_idcg": "one", "ties": "average", "ideal": "retrieved", "max_docs": 12}
     ours = evaluate(qrels_txt, run_pq, MEASURES, engine="spark", spark=spark, **kw)
     assert_same(ours.per_query, batch(qrels, run, **kw))
+    bad = spark.createDataFrame([("q1", None, 1.0)], "qid STRING, docno STRING, score DOUBLE")
+    with pytest.raises(ValueError, match=r"run: docno is missing \(null\) in 1 row"):
+        evaluate(sq, bad, ["ndcg"], engine="spark", zero_idcg="zero")
 
 
 def trec_lists(qrels, run, order_labels_by, docno_descending=True):
     """MLlib's input: (ranking, relevant docs, their grades) per evaluated query,
-    ranked by float32 score, ties broken by docno (descending: trec_eval)."""
-    ranked = run.assign(s32=run["score"].astype(np.float32) + np.float32(0.0))
+    ranked by score, ties broken by docno (descending: trec_eval)."""
+    ranked = run.assign(s32=run["score"] + 0.0)
     ranked = ranked.sort_values(
         ["qid", "s32", "docno"], ascending=[True, False, not docno_descending]
     )
@@ -333,7 +680,7 @@ def test_spark_mllib_ndcg_differs_where_its_definition_does(spark, data):
 
     graded = trec_lists(qrels, run, order_labels_by="grade")
     exponential, linear = ours(gain="exponential"), ours()
-    binary = ours(gain={0: 0, 1: 1, 2: 1, 3: 1})
+    binary = ours(gain={0: 0, 1: 1, 2: 1, 2.5: 1, 3: 1})
     # Graded, labels sorted best first: nDCG@10 with gain 2^rel - 1, not trec_eval's rel.
     assert abs(scala(graded) - exponential) <= TOL
     assert abs(scala(graded) - linear) > 1e-3
@@ -346,14 +693,3 @@ def test_spark_mllib_ndcg_differs_where_its_definition_does(spark, data):
     # Ties are the caller's business: another tie-break gives another value.
     other_ties = trec_lists(qrels, run, order_labels_by="grade", docno_descending=False)
     assert abs(scala(other_ties) - exponential) > 1e-4
-
-
-def test_engine_gains_are_the_batch_evaluators():
-    """The engines take their gain table from batch's level_gains: negative grades as
-    unjudged gain 0, and a gain that overflows is an error naming the grade, not a NaN."""
-    from dcglab.engines import gains_of
-
-    grades = np.array([-1.0, 0.0, 1.0, 2.0])
-    assert gains_of(grades, "exponential", "unjudged").tolist() == [0.0, 0.0, 1.0, 3.0]
-    with pytest.raises(ValueError, match="grade 1100 has gain inf"):
-        gains_of(np.array([1100.0]), "exponential")

@@ -69,7 +69,7 @@ def twin(browser):
         " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals,"
         " meanNdcg, swapDeltas, discountedGains, ndcgRatio, ndcgAt, mean, countDrops,"
         " rbpWeights, errWeights, ndcgWeights, bestSwap, decodeCodes, directionChanges, LOG2,"
-        " relativeWeight};",
+        " relativeWeight, contributions, reversalExamples};",
     )
     page.wait_for_function("window.twin !== undefined")
     yield page
@@ -311,7 +311,9 @@ def test_explorer_summaries_agree(twin):
         )
         for g, got in zip(sample, js):
             want = SwapExplorer.compute({"grades": g, "k": 5, "gain": gain})
-            assert (got["best_i"], got["best_j"]) == (want["best_i"], want["best_j"]), g
+            # the explorer shows "no swap helps" (None) where bestSwap returns ranks 0, 0
+            best = (got["best_i"] or None, got["best_j"] or None)
+            assert best == (want["best_i"], want["best_j"]), g
             assert abs(got["max_delta"] - want["max_delta"]) <= TOL
             assert abs(got["total"] - want["total"]) <= TOL
     js = twin.evaluate(
@@ -344,3 +346,38 @@ def test_direction_changes_agree(twin):
         py = direction_changes((as_dict[0], as_dict[1]), (as_dict[2], as_dict[3]))
         assert tuple(js["strict"]) == py.strict, trial
         assert tuple(js["lenient"]) == py.lenient, trial
+
+
+def test_contributions_sum_to_each_measure(twin):
+    """Each rank's share of nDCG, AP, RR, RBP and ERR (chapter 9's bars) adds up to
+    dcglab's score, for every grade vector in {0..3}^6."""
+    sample = [g for g in GRADES if any(g)]
+    js = twin.evaluate("G => G.map(g => twin.contributions(g, 0.8))", sample)
+    worst = 0.0
+    for g, parts in zip(sample, js):
+        want = {
+            "ndcg": ndcg(g),
+            "ap": average_precision(g),
+            "rr": reciprocal_rank(g),
+            "rbp": rbp(g, 0.8),
+            "err": err(g),
+        }
+        for key, value in want.items():
+            assert len(parts[key]) == len(g)
+            worst = max(worst, abs(sum(parts[key]) - value))
+    assert worst <= TOL
+
+
+@pytest.mark.parametrize("judged", [[3, 3, 2, 2, 1, 0], [3, 2, 1, 0, 0], [2, 2, 1, 1, 0, 0, 0]])
+def test_reversal_examples_are_reversals(twin, judged):
+    """Every pair chapter 5 shows is ranked one way by linear gain and the other way by
+    2^rel - 1, by dcglab's nDCG."""
+    pairs = twin.evaluate(
+        "([j]) => twin.reversalExamples(j, 4, ['linear', {exponential: 2}])", [judged]
+    )
+    assert pairs
+    for x, y in pairs:
+        assert sorted(x) == sorted(judged) == sorted(y)
+        lin = ndcg(x, 4) - ndcg(y, 4)
+        exp = ndcg(x, 4, gain="exponential") - ndcg(y, 4, gain="exponential")
+        assert lin < -1e-12 and exp > 1e-12, (x, y, lin, exp)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import dcglab
-from dcglab import Discount, cg, dcg, gain_values, idcg, ndcg, ndcg_curve
+from dcglab import Discount, cg, dcg, gain_values, idcg, mean_ndcg, ndcg, ndcg_curve
 from dcglab.book.article import EXAMPLE, FIGURES
 from dcglab.measures import clamp_k, ideal_curve, ndcg_ratio
 
@@ -138,7 +138,22 @@ def test_clamp_k_and_ideal_curve():
         (lambda: Discount.parse("log3"), "discount must be"),
         (lambda: dcglab.log_discount(0), "n .number of ranks."),
         (lambda: gain_values([1], "quadratic"), "gain must be"),
-        (lambda: gain_values([1], "exponential:1"), "exponential base must be > 1"),
+        (lambda: gain_values([1], "exponential:1"), r"gain='exponential:1': .*base must be"),
+        # values that overflow or are not numbers: an error naming argument and value
+        (lambda: ndcg([1e308] * 3), "grades: DCG is inf, not a finite number"),
+        (lambda: ndcg([1100, 0], gain="exponential"), "grade 1100 has gain inf"),
+        (lambda: ndcg([3, 2], gain="exponential:inf"), "gain='exponential:inf'"),
+        (lambda: ndcg([3, 2], gain="exponential:abc"), "gain='exponential:abc'"),
+        (lambda: ndcg([1, 0], gain={1: "a", 0: 0}), "gain mapping: the gains must be numbers"),
+        (lambda: ndcg([1, 0], gain={"x": 1, 0: 0}), "gain mapping: the grades must be"),
+        (lambda: mean_ndcg([[1, 0], [1]], weights=["a", 1]), "weights must be numbers"),
+        (lambda: mean_ndcg([[1, 0], [1]], weights=[float("inf"), 1]), "weights must be finite"),
+        (lambda: ndcg([10**400, 1]), "grades holds a number too large for a float"),
+        (lambda: ndcg(["3", "2", "1"]), "grades must be numbers, not strings"),
+        (lambda: ndcg([1, 0], judged=["1", "0"]), "judged must be numbers, not strings"),
+        # the ideal must hold every retrieved document of positive gain, whatever its grade
+        (lambda: ndcg([-1, -1], judged=[-1, 0], gain={-1: 5, 0: 0}), "more documents of grade"),
+        (lambda: ndcg([1, 0], judged=[float("nan")], ideal="retrieved"), "judged contains NaN"),
         (lambda: gain_values([5], {1: 1}), "no entry for grade"),
         (lambda: gain_values([1], {1: -1}), "non-negative gains"),
         (lambda: ndcg([3], judged=[]), "judged is empty"),
@@ -182,3 +197,19 @@ def test_fractional_gains_sort_the_ideal_exactly():
     assert round(correct, 4) == 0.9811
     truncated = dcg([1, 2, 3], gain=gains) / dcg([3, 2, 1], gain=gains)
     assert round(truncated, 4) == 0.9861  # trec_eval's value, reproduced by hand
+
+
+def test_a_gain_error_carries_its_grade():
+    """The grade travels with the error, so callers need not parse the message."""
+    from dcglab.gains import GainError
+
+    with pytest.raises(GainError) as err:
+        gain_values([2, 1100, 2000], "exponential")
+    assert err.value.grade == 1100
+
+
+def test_ndcg_with_a_gain_table_for_negative_codes_stays_within_one():
+    """A table may give a negative code a positive gain; the ideal then holds it."""
+    value = ndcg([-1, 0], judged=[-1, 0, -1], gain={-1: 5, 0: 0})
+    assert value == pytest.approx(5 / (5 + 5 / math.log2(3)), abs=1e-15)
+    assert 0 <= value <= 1

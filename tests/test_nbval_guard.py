@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+NOTEBOOKS = sorted([*(ROOT / "chapters").glob("*.ipynb"), *ROOT.glob("*.ipynb")])
 NUMBER = re.compile(r"\d\.\d{3}")
 
 

@@ -15,7 +15,7 @@ import pytest
 from dcglab.book.explorers import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+NOTEBOOKS = sorted([*(ROOT / "chapters").glob("*.ipynb"), *ROOT.glob("*.ipynb")])
 #: Numbered chapters (``NN_topic.ipynb``); appendices and self-checks are notebooks too.
 CHAPTERS = [p for p in NOTEBOOKS if p.name[:2].isdigit()]
 STATE = "application/vnd.jupyter.widget-state+json"

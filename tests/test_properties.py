@@ -100,3 +100,34 @@ def test_ndcg_invariant_to_permuting_unreached_ranks(g, perm):
 @given(grades, gains)
 def test_ideal_order_is_non_increasing_in_gain(g, gain):
     assert np.all(np.diff(gain_values(ideal_order(g, gain), gain)) <= 0)
+
+
+finite_doubles = st.floats(allow_nan=False, allow_infinity=False, width=64)
+
+
+@given(finite_doubles, finite_doubles)
+def test_sortable_bits_order_is_the_order_of_doubles(a, b):
+    """Integer keys compare as C compares doubles: -0.0 equals 0.0, and values one
+    unit in the last place apart stay apart."""
+    from dcglab.codes import sortable_bits
+
+    ka, kb = sortable_bits(np.array([a, b]))
+    assert (ka < kb) == (a < b) and (ka == kb) == (a == b)
+
+
+@given(st.lists(finite_doubles, min_size=1, max_size=40))
+def test_row_ranks_sort_doubles_then_docnos(values):
+    """A row's positions are the order of (score, docno bytes), whatever the
+    scores: near-ties within the packed key's column bits included."""
+    import polars as pl
+
+    from dcglab.codes import row_ranks
+
+    with np.errstate(over="ignore"):  # the largest double's neighbour is inf: kept
+        near = [np.nextafter(v, np.inf) for v in values]  # each score's neighbour, 1 ulp up
+    scores = np.array([values + near])
+    docnos = [f"d{i % 7}{i}" for i in range(scores.shape[1])]
+    rows = np.arange(scores.shape[1])[None, :]
+    got = row_ranks(scores, rows, pl.Series(docnos))[0]
+    expected = sorted(range(len(docnos)), key=lambda j: (scores[0, j], docnos[j].encode()))
+    assert [int(got[j]) for j in expected] == list(range(len(docnos)))

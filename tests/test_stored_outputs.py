@@ -18,7 +18,12 @@ import pytest
 
 from dcglab.book import SIGNIFICANT_DIGITS, meant
 
-CHAPTERS = sorted((Path(__file__).resolve().parents[1] / "chapters").glob("*.ipynb"))
+CHAPTERS = sorted(
+    [
+        *(Path(__file__).resolve().parents[1] / "chapters").glob("*.ipynb"),
+        *Path(__file__).resolve().parents[1].glob("*.ipynb"),
+    ]
+)
 FLOAT = re.compile(r"(?<![\w.])[-+]?(\d+\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 
 

@@ -16,6 +16,7 @@ from .ideal import ideal_order
 from .measures import cg, curves, dcg, dcg_curve, idcg, mean_ndcg, ndcg, ndcg_curve, rank_table
 
 __all__ = [
+    "compare",
     "evaluate",
     "Discount",
     "cg",
@@ -42,13 +43,19 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .batch import evaluate
+    from .comparison import compare
 
 
 def __getattr__(name: str) -> object:
-    """:func:`evaluate` is imported on first use: it needs polars, whose allocator
-    the command line configures before polars is imported (:mod:`dcglab.__main__`)."""
+    """:func:`evaluate` and :func:`compare` are imported on first use: they need
+    polars, whose allocator the command line configures before polars is imported
+    (:mod:`dcglab.process`)."""
     if name == "evaluate":
         from .batch import evaluate
 
         return evaluate
+    if name == "compare":
+        from .comparison import compare
+
+        return compare
     raise AttributeError(f"module 'dcglab' has no attribute {name!r}")

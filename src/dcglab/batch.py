@@ -1,7 +1,7 @@
 r"""Evaluate every query of a run in one vectorised pass.
 
 The run becomes a padded matrix (queries × retrieved documents) of uint64 sort
-keys packing each document's position in (float32 score, docno) order
+keys packing each document's position in (score, docno) order
 (:func:`dcglab.codes.row_ranks`) and its grade level, so one row sort gives
 trec_eval's order (score, then docno, descending) with the levels riding
 along; gains and relevance are looked up from the levels, DCG at every cutoff
@@ -10,39 +10,52 @@ is a prefix sum, and the ideal comes from the qrels' gains.
 Conventions, all explicit (see :func:`evaluate`); the names are those of the
 single-query API (:func:`dcglab.ndcg`) and of the command line:
 
-===================  =============================================  ======================
-convention           options                                        used by
-===================  =============================================  ======================
-``ideal``            ``"judged"`` ideal from the qrels, cut at k     trec_eval ``ndcg_cut``,
-                     (alias ``"qrels-cut"``)                        ranx, ir_measures
-                     ``"judged-uncut"`` ideal from the qrels,        trec_eval ``ndcg``
-                     never cut (alias ``"qrels"``)                  (no k)
-                     ``"retrieved"`` ideal from the run's items      scikit-learn,
-                                                                    torchmetrics
-``ties``             ``"trec"`` score desc, then docno desc          trec_eval, ir_measures
-                     (float32 scores)
-                     ``"average"`` gains averaged over tied scores   scikit-learn
-``zero_idcg``        ``"error"``, ``"zero"``, ``"one"``, ``"skip"``  trec_eval scores 0
-``missing``          ``"ignore"`` or ``"zero"`` for qrels queries     trec_eval ``-c`` is
-                     absent from the run                            ``"zero"``
-``negative_grades``  ``"gain"``: through the gain like any grade;    trec_eval is
-                     ``"unjudged"``: gain 0, never relevant, not    ``"unjudged"``
-                     judged for ``judged_only``
-===================  =============================================  ======================
+=====================  =============================================  ======================
+convention             options                                        used by
+=====================  =============================================  ======================
+``ideal``              ``"judged"`` ideal from the qrels, cut at k     trec_eval ``ndcg_cut``,
+                       (alias ``"qrels-cut"``)                        ranx, ir_measures
+                       ``"judged-uncut"`` ideal from the qrels,        trec_eval ``ndcg``
+                       never cut (alias ``"qrels"``)                  (no k)
+                       ``"retrieved"`` ideal from the run's items      scikit-learn,
+                                                                      torchmetrics
+``ties``               ``"trec"`` score desc, then docno desc          trec_eval, ir_measures
+                       ``"average"`` gains averaged over tied scores   scikit-learn
+``score_precision``    ``"double"``: scores compared as read           trec_eval 10.0
+                       ``"float32"``: rounded to float32 first, so     trec_eval 9.x,
+                       scores closer than that tie                    pytrec_eval, ir_measures
+``zero_idcg``          ``"error"``, ``"zero"``, ``"one"``, ``"skip"``  trec_eval scores 0
+``missing``            ``"ignore"``, ``"zero"`` or ``"error"`` for     trec_eval ``-c`` is
+                       qrels queries absent from the run              ``"zero"``, else
+                                                                      ``"error"``
+``fractional_grades``  ``"keep"`` or ``"truncate"`` toward zero      trec_eval truncates
+                                                                      (C's ``atol``)
+``negative_grades``    ``"gain"``: through the gain like any grade;    trec_eval is
+                       ``"unjudged"``: gain 0, never relevant, not    ``"unjudged"``
+                       judged for ``judged_only``
+=====================  =============================================  ======================
+
+Where the order of a sum changes its last bit, and so possibly the fourth
+printed decimal, the sums follow trec_eval: DCG adds ``gain / log2(i + 1)``
+rank by rank (:func:`numpy.cumsum` is sequential), and the mean over queries
+adds the values in query order (:meth:`dcglab.result.BatchResult.means`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
 
 import numpy as np
 import polars as pl
 
-from .binary import binary_measure
+from .binary import FAMILIES as BINARY
+from .binary import binary_values
 from .codes import (
     Grouping,
     exact_match,
@@ -55,20 +68,40 @@ from .codes import (
     top_in_trec_order,
 )
 from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, gain_values
+from .gains import GainError, GainSpec, gain_values
 from .measure_names import Measure, measure_specs, parse_measures, trec_order
 from .measures import ZERO_POLICIES, ZeroPolicy, clamp_k, ndcg_ratio
+from .options import (
+    FRACTIONAL_GRADES,
+    IDEALS,
+    MISSING,
+    NEGATIVE_GRADES,
+    SCORE_PRECISIONS,
+    TIES,
+    BatchIdeal,
+    FractionalGrades,
+    Missing,
+    NegativeGrades,
+    ScorePrecision,
+    Ties,
+    check_option,
+    ideal_name,
+)
 from .result import BatchResult
 from .trec import Source, Table, locate, qrels_table, raise_on_repeat, run_table
 
 __all__ = [
+    "FRACTIONAL_GRADES",
     "IDEALS",
+    "MISSING",
+    "SCORE_PRECISIONS",
     "TIES",
     "BatchIdeal",
     "BatchResult",
     "Measure",
     "Prepared",
     "NEGATIVE_GRADES",
+    "ScorePrecision",
     "Ties",
     "check_conventions",
     "check_option",
@@ -77,34 +110,11 @@ __all__ = [
     "ideal_name",
     "level_gains",
     "measure_specs",
-    "order_by_rank",
     "parse_measures",
     "prepare",
     "sortable_bits",
     "trec_order",
 ]
-
-BatchIdeal = Literal["judged", "judged-uncut", "retrieved", "qrels-cut", "qrels"]
-Ties = Literal["trec", "average"]
-NegativeGrades = Literal["gain", "unjudged"]
-IDEAL_ALIASES = {"qrels-cut": "judged", "qrels": "judged-uncut"}
-IDEALS = ("judged", "judged-uncut", "retrieved", *IDEAL_ALIASES)
-"""Accepted ``ideal`` values: the names, then the older aliases."""
-TIES = ("trec", "average")
-NEGATIVE_GRADES = ("gain", "unjudged")
-
-
-def ideal_name(ideal: str) -> str:
-    """The name of an ``ideal`` option, aliases resolved.
-
-    Examples
-    --------
-    >>> ideal_name("qrels-cut"), ideal_name("qrels"), ideal_name("retrieved")
-    ('judged', 'judged-uncut', 'retrieved')
-    """
-    if ideal not in IDEALS:
-        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
-    return IDEAL_ALIASES.get(ideal, ideal)
 
 
 def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -126,9 +136,10 @@ class Prepared:
 
     ``scores``, ``docs`` and ``gains`` are ``queries × retrieved`` matrices
     (padding: NaN score, doc code -1, gain 0); ``judged_gains`` holds each
-    query's qrels gains sorted in decreasing order (padding 0). ``docs`` holds
-    each document's position (0 to ``n_docs - 1``) in its row sorted by
-    (float32 score, docno bytes), ascending (:func:`dcglab.codes.row_ranks`):
+    query's qrels gains sorted in decreasing order (padding 0). ``scores`` are
+    rounded to float32 (and held as float64) under ``score_precision="float32"``.
+    ``docs`` holds each document's position (0 to ``n_docs - 1``) in its row
+    sorted by (score, docno bytes), ascending (:func:`dcglab.codes.row_ranks`):
     reversed, trec_eval's ranking.
 
     The grades behind the gains: ``levels`` are the distinct qrels grades,
@@ -164,12 +175,6 @@ class Prepared:
         return len(self.levels)
 
 
-def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
-    """Raise ``ValueError`` naming the argument unless ``value`` is one of ``allowed``."""
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
-
-
 def level_gains(
     levels: np.ndarray,
     gain: GainSpec,
@@ -191,8 +196,16 @@ def level_gains(
     try:
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
             out[: len(levels)][use] = gain_values(grades, gain)
+    except GainError:
+        raise  # it names the gain and the grade already
     except (ValueError, TypeError, OverflowError) as exc:
-        raise ValueError(f"gain={gain!r}: {exc} (qrels grades {grades.tolist()})") from None
+        hint = (
+            "; negative_grades='unjudged' reads negative grades as trec_eval does "
+            "(in the pool, unjudged: gain 0)"
+            if (grades < 0).any()
+            else ""
+        )
+        raise ValueError(f"gain={gain!r}: {exc} (qrels grades {grades.tolist()}){hint}") from None
     bad = np.flatnonzero(~np.isfinite(out))
     if len(bad):
         i = int(bad[0])
@@ -218,10 +231,12 @@ def prepare(
     run: Source,
     *,
     gain: GainSpec = "linear",
-    missing: Literal["ignore", "zero"] = "ignore",
+    missing: Missing = "ignore",
     negative_grades: NegativeGrades = "gain",
     max_docs: int | None = None,
     judged_only: bool = False,
+    score_precision: ScorePrecision = "double",
+    fractional_grades: FractionalGrades = "keep",
 ) -> Prepared:
     """Read, map ids to integers, look up grades and gains, and pad: all the string work.
 
@@ -232,8 +247,10 @@ def prepare(
     the judged ones move up (``-J``, the condensed list). Raises ``ValueError`` on
     a duplicate (qid, docno), naming the file and line.
     """
-    check_option("missing", missing, ("ignore", "zero"))
+    check_option("missing", missing, MISSING)
+    check_option("fractional_grades", fractional_grades, FRACTIONAL_GRADES)
     check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
+    check_option("score_precision", score_precision, SCORE_PRECISIONS)
     if max_docs is not None and (
         isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
     ):
@@ -244,6 +261,10 @@ def prepare(
             r = run_table(run)
         finally:
             q = pending.result()  # a qrels error first, as when read one after the other
+    if score_precision == "float32":
+        r = dataclasses.replace(r, value=r.value.astype(np.float32).astype(np.float64))
+    if fractional_grades == "truncate":
+        q = dataclasses.replace(q, value=np.trunc(q.value) + 0.0)  # + 0.0: -0.5 gives 0, not -0
     return _prepare(q, r, gain, missing, negative_grades, max_docs, judged_only)
 
 
@@ -263,7 +284,10 @@ def _prepare(
         raise_on_repeat(q, q_q, q.docno, None, "qrels")
     n_codes = int(qid_codes.max()) + 1
     in_qrels = np.bincount(q_q, minlength=n_codes) > 0
-    keep = in_qrels & (np.bincount(r_q, minlength=n_codes) > 0 if missing == "ignore" else True)
+    in_run = np.bincount(r_q, minlength=n_codes) > 0
+    if missing == "error" and (in_qrels & ~in_run).any():
+        _refuse_missing(q, q_q, np.flatnonzero(in_qrels & ~in_run)[0], r.origin)
+    keep = in_qrels & (in_run if missing == "ignore" else True)
     if not keep.any():
         raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
     new_code = np.cumsum(keep) - 1
@@ -331,6 +355,16 @@ def _prepare(
     )
 
 
+def _refuse_missing(q: Table, q_q: np.ndarray, code: int, run_origin: str) -> None:
+    """Raise on the first qrels query (in byte order) that has no run line."""
+    row = int(np.flatnonzero(q_q == code)[0])
+    raise ValueError(
+        f"query {q.qid[row]} of the qrels ({q.origin}) has no line in the run ({run_origin}), "
+        "which trec_eval refuses; -c (missing='zero') scores it 0, "
+        "missing='ignore' leaves it out"
+    )
+
+
 def _with_line(message: str, levels, level_rows, rows_kept, origin: str) -> str:
     """Add the qrels line of the grade a gain error names."""
     m = re.search(r"grade (-?[\d.e+]+)", message)
@@ -377,7 +411,7 @@ def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarr
     if ties == "trec":  # too wide to pack: sort indices by the positions instead
         key = np.where(p.docs < 0, np.iinfo(np.int64).max, -p.docs.astype(np.int64))
     else:
-        key = np.where(np.isnan(p.scores), np.inf, -p.scores.astype(np.float32).astype(float))
+        key = np.where(np.isnan(p.scores), np.inf, -p.scores)
     if depth is not None and depth < width:
         top = np.argpartition(key, depth - 1, axis=1)[:, :depth]
         order = np.argsort(np.take_along_axis(key, top, axis=1), axis=1, kind="stable")
@@ -386,13 +420,6 @@ def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarr
         rank = np.argsort(key, axis=1, kind="stable")
     index = np.take_along_axis(p.level_index.astype(np.intp), rank, axis=1)
     return index, np.take_along_axis(key, rank, axis=1)
-
-
-def order_by_rank(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """Gains in rank order (the first ``depth`` ranks, or all) and the sort keys in
-    the same order; under ``ties="average"`` equal keys mark tied scores."""
-    index, key = _ranked_levels(p, ties, depth)
-    return p.level_gains[index], key
 
 
 def check_conventions(
@@ -408,21 +435,13 @@ def check_conventions(
     check_option("ties", ties, TIES)
     check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
     specs = measure_specs(measures)
-    if ties == "average" and any(m.family in ("map", "recip_rank", "P", "recall") for m in specs):
+    if ties == "average" and any(m.family in BINARY for m in specs):
         raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")
     try:
         disc = Discount.parse(discount)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"discount={discount!r}: {exc}") from None
     return specs, disc, name
-
-
-def _relevant(p: Prepared, relevance_level: float) -> np.ndarray:
-    """Whether each level (then unjudged) counts as relevant for binary measures."""
-    rel = p.levels >= relevance_level
-    if p.negative_grades == "unjudged":
-        rel &= p.levels >= 0
-    return np.append(rel, False)
 
 
 def compute(
@@ -446,9 +465,10 @@ def compute(
     width = index.shape[1]
     out: dict[str, np.ndarray] = {}
     curves: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    binary = binary_values([m for m in specs if m.family in BINARY], p, index, rl)
     for m in specs:
-        if m.family in ("map", "recip_rank", "P", "recall"):
-            out[m.name] = _binary(m, p, index, rl)
+        if m.name in binary:
+            out[m.name] = binary[m.name]
             continue
         table = p.level_gains if m.gain is None else _measure_gains(p, m)
         if id(table) not in curves:
@@ -482,7 +502,7 @@ def _check_level(level: float) -> float:
 
 
 def _measure_gains(p: Prepared, m: Measure) -> np.ndarray:
-    table = _complete(m.gain, p.levels, p.negative_grades)  # type: ignore[arg-type]
+    table = m.gain if isinstance(m.gain, str) else _complete(m.gain, p.levels, p.negative_grades)
     try:
         return level_gains(p.levels, table, p.negative_grades)
     except ValueError as exc:
@@ -495,8 +515,7 @@ def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, n
     if ties == "average":
         g = _average_ties(g, keys)
     with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
-        g *= disc.weights(g.shape[1])
-        dcg = np.cumsum(g, axis=1, out=g)
+        dcg = np.cumsum(_discounted(g, disc), axis=1, out=g)
     if ideal == "retrieved":
         source = -np.sort(-table[p.level_index.astype(np.intp)], axis=1)
     elif table is p.level_gains:
@@ -505,15 +524,34 @@ def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, n
         source = -np.sort(-table[p.judged_index], axis=1)
     source = np.maximum(source, 0.0)  # the best ranking leaves negative gains out
     with np.errstate(over="ignore", invalid="ignore"):
-        best = np.cumsum(source * disc.weights(source.shape[1]), axis=1)
+        best = np.cumsum(_discounted(source, disc), axis=1)
     return dcg, best
 
 
-def _binary(m: Measure, p: Prepared, index: np.ndarray, level: float) -> np.ndarray:
-    """trec_eval's map, recip_rank, P_k and recall_k from relevant flags in rank order."""
-    rel_table = _relevant(p, level)
-    rel = rel_table[index]
-    return binary_measure(m.family, m.k, rel, rel_table[p.judged_index].sum(axis=1))
+TREC_DISCOUNT = Discount("log", 2.0)
+
+
+@lru_cache(maxsize=8)
+def _log2_ranks(n: int) -> np.ndarray:
+    r""":math:`\log_2(i + 1)` for ranks :math:`i = 1..n`, from the C library's ``log2``
+    (as trec_eval computes them; numpy's vectorised ``log2`` may differ in the last bit)."""
+    out = np.array([math.log2(float(i)) for i in range(2, n + 2)])
+    out.flags.writeable = False
+    return out
+
+
+def _discounted(g: np.ndarray, disc: Discount) -> np.ndarray:
+    r"""Gains (a matrix in rank order) times their rank's discount, in place.
+
+    Under the log2 discount each gain is divided by :math:`\log_2(i + 1)`, as
+    trec_eval does: multiplying by the weight :math:`1/\log_2(i + 1)` can
+    differ in the last bit, which can move the fourth printed decimal.
+    """
+    if disc == TREC_DISCOUNT:
+        g /= _log2_ranks(g.shape[1])
+    else:
+        g *= disc.weights(g.shape[1])
+    return g
 
 
 def evaluate(
@@ -526,11 +564,13 @@ def evaluate(
     ideal: BatchIdeal = "judged",
     ties: Ties = "trec",
     zero_idcg: ZeroPolicy = "error",
-    missing: Literal["ignore", "zero"] = "ignore",
+    missing: Missing = "ignore",
     negative_grades: NegativeGrades = "gain",
     relevance_level: float = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
+    score_precision: ScorePrecision = "double",
+    fractional_grades: FractionalGrades = "keep",
 ) -> BatchResult:
     r"""nDCG (and trec_eval's binary measures) of every query of a run, for several cutoffs at once.
 
@@ -555,9 +595,10 @@ def evaluate(
     zero_idcg : {"error", "zero", "one", "skip"}
         Policy for queries whose IDCG is 0; ``"skip"`` leaves NaN, which drops
         the query from the mean.
-    missing : {"ignore", "zero"}
-        Whether queries in the qrels but not in the run are left out or scored
-        with an empty ranking (trec_eval ``-c``).
+    missing : {"ignore", "zero", "error"}
+        Whether queries in the qrels but not in the run are left out, scored
+        with an empty ranking (trec_eval ``-c``), or refused with a
+        ``ValueError`` naming the first one (trec_eval without ``-c``).
     negative_grades : {"gain", "unjudged"}
         ``"gain"``: a negative grade goes through ``gain`` like any other (a
         table may give it a gain; linear and exponential gains reject it).
@@ -569,6 +610,14 @@ def evaluate(
         Keep only each query's top ``max_docs`` documents (trec_eval ``-M``).
     judged_only : bool, default False
         Drop unjudged documents before ranking (trec_eval ``-J``).
+    fractional_grades : {"keep", "truncate"}
+        ``"truncate"`` reads grades as trec_eval does, truncated toward zero
+        (2.5 is 2, -0.5 is 0, -1.5 is -1); ``"keep"`` uses them as they are.
+    score_precision : {"double", "float32"}
+        ``"double"`` compares scores as read, as trec_eval 10.0 does;
+        ``"float32"`` rounds them to float32 first, as trec_eval 9.x,
+        pytrec_eval and ir_measures do, so scores closer than that tie and are
+        ordered by docno.
 
     Returns
     -------
@@ -585,6 +634,8 @@ def evaluate(
         negative_grades=negative_grades,
         max_docs=max_docs,
         judged_only=judged_only,
+        score_precision=score_precision,
+        fractional_grades=fractional_grades,
     )
     return compute(
         prepared,

@@ -1,48 +1,240 @@
-r"""trec_eval's binary measures, for many queries at once.
+r"""trec_eval's binary measures (and ir_measures' Judged), for many queries at once.
 
-Each query is a row of relevant flags in rank order (padding is not relevant);
-``n_rel`` counts each query's relevant judged documents. With :math:`r_i` the
-flag at rank :math:`i` and :math:`R` the number of relevant documents:
+Each query is a row of flags in rank order: ``rel`` (relevant: grade at least the
+relevance level) and ``judged`` (in the qrels and judged; padding is neither).
+With :math:`r_i` the relevant flag at rank :math:`i`, :math:`j_i` the judged flag,
+:math:`R` the relevant and :math:`N` the judged non-relevant documents of the
+qrels, and :math:`n` the documents retrieved:
 
 .. math::
 
     P@k = \frac{1}{k}\sum_{i \le k} r_i, \quad
     \mathrm{recall}@k = \frac{1}{R}\sum_{i \le k} r_i, \quad
-    \mathrm{RR} = \frac{1}{\min\{i : r_i = 1\}}, \quad
-    \mathrm{AP} = \frac{1}{R}\sum_i r_i \frac{\sum_{j \le i} r_j}{i}.
+    \mathrm{RR}@k = \max_{i \le k} \frac{r_i}{i}, \quad
+    \mathrm{AP}@k = \frac{1}{R}\sum_{i \le k} r_i \frac{\sum_{j \le i} r_j}{i},
 
-As in trec_eval, P@k counts missing ranks below the end of a list as not
-relevant, and a query without relevant documents scores 0 on every measure.
+    R\text{-prec} = \frac{1}{R}\sum_{i \le \min(n, R)} r_i, \quad
+    \mathrm{bpref} = \frac{1}{R}\sum_{i : r_i = 1}
+        \Big(1 - \frac{\min(b_i, R)}{\min(N, R)}\Big), \quad
+    \mathrm{Judged}@k = \frac{\sum_{i \le k} j_i}{\min(k, n)},
+
+where :math:`b_i` counts the judged non-relevant documents above rank :math:`i`.
+``success.K`` is 1 when a relevant document is in the top K; ``iprec_at_recall``
+is the best precision at or below the rank where the share ``x`` of :math:`R`
+(rounded half up) is found; ``gm_map`` is AP per query, averaged geometrically
+(:func:`summary`). As in trec_eval, P@k counts missing ranks below the end of a
+list as not relevant, and a query without relevant documents scores 0.
+
+**Order of the sums.** AP, AP@k and bpref add their terms left to right in rank
+order, in double (``np.cumsum`` is sequential; ``np.sum`` is pairwise), because
+trec_eval does, and a pairwise sum can change the fourth printed decimal (an
+exact 71/160 = 0.44375 prints 0.4438 summed left to right, 0.4437 pairwise).
+The other measures divide two counts, which is exact whatever the order.
 """
 
 from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from .measures import clamp_k
 
-__all__ = ["binary_measure"]
+__all__ = [
+    "COUNTS",
+    "FAMILIES",
+    "IPREC_POINTS",
+    "MIN_GEO_MEAN",
+    "Ranking",
+    "binary_measure",
+    "binary_values",
+    "summary",
+]
+
+COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
+"""Measures whose summary is a count (a sum over queries, printed as an integer)."""
+FAMILIES = (
+    *COUNTS,
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "recall",
+    "map_cut",
+    "success",
+    "Judged",
+)
+"""The measure families this module computes."""
+IPREC_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+"""trec_eval's default recall points of ``iprec_at_recall``."""
+MIN_GEO_MEAN = 0.00001
+"""trec_eval's floor of an AP before its logarithm is taken (``gm_map``)."""
 
 
-def binary_measure(family: str, k: int | None, rel: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
-    """``P``, ``recall`` (at cutoff ``k``), ``recip_rank`` or ``map`` of every row.
+class Ranking(NamedTuple):
+    """The flags and counts the binary measures need, one row per query.
+
+    ``rel`` and ``judged`` are boolean ``queries × ranks`` matrices in rank order
+    (padding ``False``); ``n_ret``, ``n_rel`` and ``n_nonrel`` count each query's
+    retrieved documents, relevant documents in the qrels and judged non-relevant
+    documents in the qrels.
+    """
+
+    rel: np.ndarray
+    judged: np.ndarray
+    n_ret: np.ndarray
+    n_rel: np.ndarray
+    n_nonrel: np.ndarray
+
+
+def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """``top / bottom``, and 0 where ``bottom`` is 0 (trec_eval's empty queries)."""
+    top = np.asarray(top, dtype=float)
+    return np.divide(top, bottom, out=np.zeros(top.shape), where=bottom > 0)
+
+
+def _at(matrix: np.ndarray, column: np.ndarray) -> np.ndarray:
+    """``matrix[q, column[q]]`` for every row ``q``."""
+    return np.take_along_axis(matrix, column[:, None], axis=1)[:, 0]
+
+
+def _ap_terms(rel: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Running AP sums, left to right in rank order (sequential, as trec_eval adds)."""
+    terms = np.where(rel, found / np.arange(1, rel.shape[1] + 1), 0.0)
+    return np.cumsum(terms, axis=1)
+
+
+def _bpref(r: Ranking) -> np.ndarray:
+    nonrel = r.judged & ~r.rel
+    above = np.cumsum(nonrel, axis=1)  # at a relevant rank, the non-relevant ones above it
+    cap = np.minimum(r.n_nonrel, r.n_rel)[:, None]
+    share = np.divide(
+        np.minimum(above, r.n_rel[:, None]), cap, out=np.zeros(above.shape), where=cap > 0
+    )
+    terms = np.where(r.rel, np.where(above > 0, 1.0 - share, 1.0), 0.0)
+    return _ratio(np.cumsum(terms, axis=1)[:, -1], r.n_rel)
+
+
+def _half_up(x: np.ndarray) -> np.ndarray:
+    """C's ``lround`` for x >= 0: halves round up (numpy's ``round`` rounds them to even)."""
+    low = np.floor(x)
+    return np.where(x - low >= 0.5, low + 1, low).astype(np.int64)
+
+
+def _iprec(point: float, r: Ranking, found: np.ndarray) -> np.ndarray:
+    """Interpolated precision at a recall point: the best precision at or below the
+    rank where ``round(point * R)`` relevant documents are found (all ranks for 0)."""
+    precision = found / np.arange(1, found.shape[1] + 1)
+    best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    need = _half_up(point * r.n_rel)
+    total = found[:, -1]
+    rank = np.argmax(found >= np.maximum(need, 1)[:, None], axis=1)
+    return np.where((need <= total) & (total > 0), _at(best_below, rank), 0.0)
+
+
+def binary_measure(family: str, k: float | None, r: Ranking) -> np.ndarray:
+    """One binary measure of every row; ``k`` is the cutoff (the recall point of
+    ``iprec_at_recall``), ``None`` for the whole ranking.
 
     Examples
     --------
     >>> rel = np.array([[True, False, True, False]])
-    >>> [float(binary_measure(f, k, rel, np.array([3]))[0])
-    ...  for f, k in (("P", 2), ("recall", 4), ("recip_rank", None), ("map", None))]
-    [0.5, 0.6666666666666666, 1.0, 0.5555555555555555]
+    >>> r = Ranking(rel, np.array([[True, True, True, False]]), np.array([4]),
+    ...             np.array([3]), np.array([1]))
+    >>> [round(float(binary_measure(f, k, r)[0]), 4) for f, k in (("P", 2), ("recall", 4),
+    ...  ("recip_rank", None), ("map", None), ("bpref", None), ("Judged", 4))]
+    [0.5, 0.6667, 1.0, 0.5556, 0.3333, 0.75]
     """
-    found = np.cumsum(rel, axis=1)
+    width = r.rel.shape[1]
+    found = np.cumsum(r.rel, axis=1)
+    last = found[:, -1] if width else np.zeros(len(r.rel), dtype=np.int64)
+    if family == "num_q":
+        return np.ones(len(r.rel))
+    if family == "num_ret":
+        return r.n_ret.astype(float)
+    if family == "num_rel":
+        return r.n_rel.astype(float)
+    if family == "num_rel_ret":
+        return last.astype(float)
+    if width == 0:
+        return np.zeros(len(r.rel))
+    if family in ("map", "gm_map", "map_cut"):
+        sums = _ap_terms(r.rel, found)
+        return _ratio(sums[:, clamp_k(k, width) - 1] if k else sums[:, -1], r.n_rel)
     if family == "P":
-        return found[:, clamp_k(k, rel.shape[1]) - 1] / k
+        return found[:, clamp_k(k, width) - 1] / k
     if family == "recall":
-        hits = found[:, clamp_k(k, rel.shape[1]) - 1]
-        return np.divide(hits, n_rel, out=np.zeros(len(hits)), where=n_rel > 0)
+        return _ratio(found[:, clamp_k(k, width) - 1], r.n_rel)
+    if family == "success":
+        return (found[:, clamp_k(k, width) - 1] > 0).astype(float)
     if family == "recip_rank":
-        return np.where(rel.any(axis=1), 1.0 / (rel.argmax(axis=1) + 1), 0.0)
-    if family == "map":
-        total = (rel * found / np.arange(1, rel.shape[1] + 1)).sum(axis=1)
-        return np.divide(total, n_rel, out=np.zeros(len(total)), where=n_rel > 0)
-    raise ValueError(f"binary measure must be P, recall, recip_rank or map, got {family!r}")
+        first = r.rel.argmax(axis=1)
+        hit = r.rel.any(axis=1) & (True if k is None else first < k)
+        return np.where(hit, 1.0 / (first + 1), 0.0)
+    if family == "Rprec":
+        look = np.minimum(r.n_ret, r.n_rel)
+        hits = _at(found, np.clip(look - 1, 0, width - 1))
+        return np.where(look > 0, _ratio(hits, r.n_rel), 0.0)
+    if family == "bpref":
+        return _bpref(r)
+    if family == "iprec_at_recall":
+        return _iprec(float(k), r, found)  # type: ignore[arg-type]
+    if family == "Judged":
+        depth = r.n_ret if k is None else np.minimum(r.n_ret, k)
+        judged = np.cumsum(r.judged, axis=1)[:, (width if k is None else clamp_k(k, width)) - 1]
+        return _ratio(judged, depth)
+    raise ValueError(f"binary measure must be one of {FAMILIES}, got {family!r}")
+
+
+def level_flags(levels: np.ndarray, level: float, negative_grades: str) -> tuple[np.ndarray, ...]:
+    """Per grade level (then one entry for unjudged documents): relevant at ``level``,
+    and judged. Under ``negative_grades="unjudged"`` a negative grade is neither
+    (trec_eval: in the pool, unjudged)."""
+    judged = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    rel = (levels >= level) & judged
+    return np.append(rel, False), np.append(judged, False)
+
+
+def binary_values(specs: Sequence, p, index: np.ndarray, level: float) -> dict[str, np.ndarray]:
+    """Every binary measure of ``specs`` for prepared queries ``p`` (a
+    :class:`dcglab.batch.Prepared`) whose grade levels in rank order are ``index``.
+
+    A measure's own relevance level (``P(rel=2)@10``) replaces ``level``.
+    """
+    out: dict[str, np.ndarray] = {}
+    rankings: dict[float, Ranking] = {}
+    n_ret = (p.docs >= 0).sum(axis=1)
+    for m in specs:
+        at = float(level if m.rel is None else m.rel)
+        if at not in rankings:
+            rel, judged = level_flags(p.levels, at, p.negative_grades)
+            n_rel = rel[p.judged_index].sum(axis=1)
+            n_nonrel = (judged & ~rel)[p.judged_index].sum(axis=1)
+            rankings[at] = Ranking(rel[index], judged[index], n_ret, n_rel, n_nonrel)
+        k = m.param if m.family == "iprec_at_recall" else m.k
+        out[m.name] = binary_measure(m.family, k, rankings[at])
+    return out
+
+
+def summary(family: str, values: np.ndarray, mean: float) -> float:
+    """trec_eval's summary (``all``) value of a measure of ``family`` from its
+    per-query values.
+
+    Counts are summed (``num_q`` counts the queries); ``gm_map`` is the geometric
+    mean :math:`\\exp(\\frac{1}{|Q|}\\sum_q \\ln \\max(AP_q, 10^{-5}))`, its logs
+    added left to right in query order as trec_eval adds them; every other
+    measure has its ``mean`` (:meth:`dcglab.result.BatchResult.means`).
+    """
+    if family == "num_q":
+        return float(len(values))
+    if family in COUNTS:
+        return float(values.sum())  # integers: exact in any order
+    if family == "gm_map":
+        logs = np.log(np.maximum(values, MIN_GEO_MEAN))
+        return math.exp(float(np.cumsum(logs)[-1]) / len(values))
+    return mean

@@ -10,18 +10,28 @@ mean there. Bad arguments or files print one line to stderr and exit with status
 from __future__ import annotations
 
 import argparse
+import contextlib
+import csv
+import io
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TypeVar
 
-from .batch import IDEALS, NEGATIVE_GRADES, TIES, BatchResult, evaluate, trec_order
+from . import __version__, process
+from .binary import COUNTS
 from .discounts import Discount
+from .measure_names import SUMMARY_ONLY, family_of, measure_specs, trec_order
 from .measures import ZERO_POLICIES
+from .options import FRACTIONAL_GRADES, IDEALS, NEGATIVE_GRADES, SCORE_PRECISIONS, TIES
+from .presets import option_spelling
+from .result import BatchResult
 
 T = TypeVar("T")
+NUM_REL_C = "NumRel(rel=1)"  # what trec_eval -c sums for the summary num_rel
 
 __all__ = ["build_parser", "gain_option", "main", "render"]
 
@@ -42,9 +52,13 @@ conventions (default first; the library that uses each):
                   (alias qrels)
                 retrieved: ideal from the retrieved documents only
                   (scikit-learn ndcg_score, torchmetrics)
-  --ties        trec: scores compared as float32, ties broken by docno descending
-                  (trec_eval, ir_measures); average: gains averaged over tied
-                  scores (scikit-learn; DCG measures only)
+  --ties        trec: equal scores ordered by docno descending (trec_eval,
+                  ir_measures); average: gains averaged over tied scores
+                  (scikit-learn; DCG measures only)
+  --score-precision
+                double: scores compared as read (trec_eval 10.0); float32:
+                  rounded to float32 first, so closer scores tie (trec_eval 9.x,
+                  pytrec_eval, ir_measures)
   --zero-idcg   zero: a query with no relevant judged document scores 0 (trec_eval)
                 one, skip (left out of the mean), error
   --negative-grades
@@ -52,22 +66,53 @@ conventions (default first; the library that uses each):
                   relevant, dropped by -J (trec_eval); gain: through --gain
                   like any grade (a table may give it a gain)
 
-measures (trec_eval's names and output; default ndcg_cut.10):
-  ndcg, ndcg_cut.K[,K...], ndcg.G=V[,G=V...], dcg, dcg_cut.K, nDCG@K,
-  map, recip_rank, P.K[,K...], recall.K[,K...] (P@K, R@K, AP, RR too);
-  without .K, ndcg_cut, P and recall use trec_eval's cutoffs 5,10,...,1000,
-  and a cutoff such as 23.4 counts as 23, as in trec_eval.
+measures (default: official, trec_eval's default set, printed as trec_eval does):
+  trec_eval's names, output under trec_eval's names and in its order:
+    official = runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref
+      recip_rank iprec_at_recall P
+    map_cut.K, success.K, recall.K, P.K (K may be a list: P.5,10),
+    iprec_at_recall.X (X a list of recall points), ndcg, ndcg_cut.K,
+    ndcg.G=V[,G=V...] (a gain table for that measure), dcg, dcg_cut.K;
+    without .K the cutoffs are trec_eval's (5,10,...,1000; success: 1,5,10);
+    23.4 counts as 23 and a cutoff given twice is refused, as in trec_eval
+  ir_measures' names, output under the name as written:
+    nDCG@10, nDCG(dcg='exp-log2')@10, nDCG(gains={0:0,1:1,2:3})@10, P@10,
+    P(rel=2)@10, R@1000, AP, AP@100, RR, RR@10 (MRR@10), Rprec, Bpref,
+    Success@5, Judged@10 (share of the top 10 that is judged), IPrec@0.1,
+    NumQ, NumRet, NumRel, NumRet(rel=1); rel= sets that measure's relevance
+    level (otherwise -l)
+
+-J with -M: -M N keeps each query's top N documents first; -J then drops the
+  unjudged ones among them (as trec_eval: -J -M 10 evaluates the judged part
+  of the top 10, not the top 10 judged documents)
 
 differences from trec_eval 10.0:
-  - the default measure is ndcg_cut.10 (trec_eval prints its "official" set);
-    only the measures above exist, and no runid / num_q lines are printed
-  - grades may be fractional and are used as they are (trec_eval truncates
-    them to integers); a non-numeric score or grade is an error, not 0
+  - trec_eval's sets all_trec, set, prefs and qrels_jg are refused (dcglab
+    does not compute all their measures); a parameter given to a measure
+    without parameters (map.5) is refused (trec_eval ignores it); two cutoff
+    lists for one measure are merged (-m P.5 -m P.10; trec_eval keeps P.5)
+  - iprec_at_recall of a query left with no document (-J, or -c -J for a
+    query missing from the run) is 0; trec_eval prints -nan
+  - -l takes an integer >= 0 (trec_eval reads 1.5 as 1 and lets a negative
+    level count unjudged documents as relevant)
+  - a query whose judgments are all negative is evaluated as one without
+    relevant documents (trec_eval: "Can't calculate measure", status 4)
+  - a non-numeric score or grade is an error (trec_eval reads it as 0);
+    a grade in exponent notation (1e2) is read as a number (trec_eval: 1)
   - gain tables may not give negative gains (trec_eval allows them)
   - the ideal of ndcg.G=V,... is sorted by exact gain; trec_eval truncates
     fractional gain differences when sorting (e.g. gains 1=3.2,2=3.5,3=3.4)
   - ids must be UTF-8
-  - --gain, --discount, --ideal, --ties, --zero-idcg and --format are ours
+  - --gain, --discount, --ideal, --ties, --zero-idcg, --negative-grades,
+    --fractional-grades, --score-precision and --format are ours
+
+examples:
+  dcglab qrels.txt run.txt                     trec_eval's default output
+  dcglab qrels.txt run.txt -q -m ndcg_cut.10   nDCG@10 per query and mean
+  dcglab qrels.txt run.txt -m nDCG@10 -m RR@10 -m "P(rel=2)@10" -m Judged@10
+  zcat run.gz | dcglab qrels.txt - -m map      a run from standard input
+  dcglab qrels.txt <(zcat run.gz) -m map       a pipe (.gz, .bz2, .xz are read too)
+  dcglab qrels.txt run.txt -q --format csv > per_query.csv
 """
 
 
@@ -117,7 +162,23 @@ def argument_type(
 
 
 positive_int = argument_type(int, lambda v: v >= 1, "an integer >= 1", "an integer >= 1")
-level = argument_type(float, math.isfinite, "a number", "a finite number")
+level = argument_type(
+    float,
+    lambda v: v >= 0 and v == int(v),
+    "an integer >= 0",
+    "an integer >= 0 (trec_eval reads -l as an integer; a negative level would count "
+    "unjudged documents as relevant there)",
+)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The epilog as written, and each option's default beside it (flags and options
+    without a default value say what their absence means in their own help)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default in (None, False):
+            return action.help or ""
+        return super()._get_help_string(action) or ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,8 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="nDCG and trec_eval's binary measures of a TREC run against TREC qrels, "
         "in trec_eval's output format.",
         epilog=CONVENTIONS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("qrels", help="qrels file: qid iter docno grade")
     p.add_argument("run", help="run file: qid Q0 docno rank score tag [ignored fields]")
     p.add_argument(
@@ -135,14 +197,39 @@ def build_parser() -> argparse.ArgumentParser:
         "--measure",
         action="append",
         default=None,
-        help="a measure, trec_eval's syntax (repeatable; default ndcg_cut.10); see below",
+        help="a measure or set, trec_eval's or ir_measures' name (repeatable; default: "
+        "official, trec_eval's default set); see below",
     )
     p.add_argument("--gain", default="linear", help="linear | exponential | G=V,... ")
     p.add_argument("--discount", default="log2", help="log2 | log:B | jk:B | rbp:P | reciprocal")
-    p.add_argument("--ideal", default="judged", choices=IDEALS)
-    p.add_argument("--ties", default="trec", choices=TIES)
-    p.add_argument("--zero-idcg", default="zero", choices=ZERO_POLICIES)
-    p.add_argument("--negative-grades", default="unjudged", choices=NEGATIVE_GRADES)
+    p.add_argument("--ideal", default="judged", choices=IDEALS, help="where IDCG comes from")
+    p.add_argument("--ties", default="trec", choices=TIES, help="how equal scores are ranked")
+    p.add_argument(
+        "--zero-idcg",
+        default="zero",
+        choices=ZERO_POLICIES,
+        help="the nDCG of a query with IDCG 0",
+    )
+    p.add_argument(
+        "--negative-grades",
+        default="unjudged",
+        choices=NEGATIVE_GRADES,
+        help="what a negative qrels grade means",
+    )
+    p.add_argument(
+        "--fractional-grades",
+        default="truncate",
+        choices=FRACTIONAL_GRADES,
+        help="truncate grades toward zero as trec_eval reads them (2.5 is 2, -0.5 is 0; "
+        "the default) or keep them as they are",
+    )
+    p.add_argument(
+        "--score-precision",
+        default="double",
+        choices=SCORE_PRECISIONS,
+        help="compare scores as doubles (trec_eval 10.0, the default) or rounded to "
+        "float32 (reproduces trec_eval 9.x, pytrec_eval and ir_measures)",
+    )
     p.add_argument("-q", action="store_true", help="also print each query's values (trec_eval -q)")
     p.add_argument(
         "-c",
@@ -158,8 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=level,
         default=1,
         metavar="L",
-        help="the grade from which a document is relevant for map, recip_rank, P and "
-        "recall (trec_eval -l; default 1); nDCG ignores it",
+        help="the grade from which a document is relevant for the binary measures (map, "
+        "bpref, P, ...; trec_eval -l), an integer >= 0; nDCG ignores it, rel= of an "
+        "ir_measures name overrides it",
     )
     p.add_argument(
         "-M",
@@ -174,7 +262,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="drop unjudged documents before ranking: the condensed list (trec_eval -J)",
     )
-    p.add_argument("--format", default="trec", choices=["trec", "csv", "json"])
+    p.add_argument(
+        "--format",
+        default="trec",
+        choices=["trec", "csv", "json"],
+        help="trec: trec_eval's lines; csv: a header qid,MEASURE,..., one row per query "
+        "(-q), then the row 'all' (not with -n); json: the same rows as a list of objects "
+        "(pandas.read_json loads it flat); numbers as Python prints them, counts as integers",
+    )
     p.add_argument(
         "--engine",
         default="python",
@@ -185,65 +280,168 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def render(result: BatchResult, means: dict[str, float] | None, fmt: str, per_q: bool) -> str:
+def _value(name: str, v: float) -> int | float | None:
+    """A value for CSV and JSON: counts as integers, NaN (a skipped query) as ``None``."""
+    if math.isnan(v):
+        return None
+    return int(v) if family_of(name) in COUNTS else float(v)
+
+
+def _cell(v: object) -> str:
+    """A CSV field: the text JSON would write for the same value (``repr`` of a float)."""
+    return "" if v is None else v if isinstance(v, str) else repr(v)
+
+
+def _rows(result, means, cols, per_q, runid) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    if per_q:
+        shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
+        table = [result.values[c].tolist() for c in shown]
+        rows += [
+            {"qid": str(q), **{c: _value(c, v[i]) for c, v in zip(shown, table)}}
+            for i, q in enumerate(result.qids)
+        ]
+    if means is not None:
+        tag = {} if runid is None else {"runid": runid}
+        rows.append({"qid": "all", **tag, **{c: _value(c, means[c]) for c in cols}})
+    return rows
+
+
+def _trec_line(name: str, qid: str, v: float) -> str:
+    text = f"{int(v)}" if family_of(name) in COUNTS else f"{v:6.4f}"
+    return f"{name:<22}\t{qid}\t{text}\n"
+
+
+def render(
+    result: BatchResult,
+    means: dict[str, float] | None,
+    fmt: str,
+    per_q: bool,
+    runid: str | None = None,
+) -> str:
     """The results in trec_eval's format (each query's lines, then ``all``), or CSV / JSON.
 
-    ``means`` is ``None`` for no summary (trec_eval ``-n``). A query skipped
-    under ``--zero-idcg skip`` has no line (JSON: ``null``).
+    ``means`` is ``None`` for no summary (trec_eval ``-n``); ``runid`` is the
+    run's tag, printed first in the summary when given. Counts print as integers.
+    A query skipped under ``--zero-idcg skip`` has no line (CSV: an empty field,
+    JSON: ``null``). ``gm_map``, ``num_q`` and ``runid`` appear in the summary only.
     """
     cols = trec_order(list(result.values))
-    table = [result.values[c].tolist() for c in cols]
-    if fmt == "json":
-        out: dict[str, object] = {}
-        if means is not None:
-            out["all"] = {c: means[c] for c in cols}
-        if per_q:
-            out["queries"] = {
-                str(q): {c: (None if math.isnan(v[i]) else v[i]) for c, v in zip(cols, table)}
-                for i, q in enumerate(result.qids)
-            }
-        return json.dumps(out, indent=2) + "\n"
-    rows = []
+    if fmt in ("csv", "json"):
+        rows = _rows(result, means, cols, per_q, runid)
+        if fmt == "json":
+            return json.dumps(rows) + "\n"
+        header = ["qid", *(["runid"] if runid is not None and means is not None else []), *cols]
+        text = io.StringIO()
+        writer = csv.DictWriter(text, header, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: _cell(v) for k, v in r.items()} for r in rows)
+        return text.getvalue()
+    lines = []
     if per_q:
-        rows += [
-            (c, str(q), v[i])
+        shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
+        table = [result.values[c].tolist() for c in shown]
+        lines += [
+            _trec_line(c, str(q), v[i])
             for i, q in enumerate(result.qids)
-            for c, v in zip(cols, table)
+            for c, v in zip(shown, table)
             if not math.isnan(v[i])
         ]
     if means is not None:
-        rows += [(c, "all", means[c]) for c in cols]
-    if fmt == "csv":
-        return "measure,qid,value\n" + "".join(f"{m},{q},{v:.17g}\n" for m, q, v in rows)
-    return "".join(f"{m:<22}\t{q}\t{v:6.4f}\n" for m, q, v in rows)
+        if runid is not None:
+            lines.append(f"{'runid':<22}\tall\t{runid}\n")
+        lines += [_trec_line(c, "all", means[c]) for c in cols]
+    return "".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv``; without it, as the program: both entry points
+    call ``main()``, which sets the process up (:func:`dcglab.process.setup`) first."""
+    if argv is None:
+        process.setup()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["compare"]:  # dcglab compare QRELS RUN1 RUN2 ...: see dcglab.compare_cli
+        from .compare_cli import main as compare_main
+
+        return compare_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
+        from .batch import evaluate  # here: polars must load after process.setup()
+        from .inputs import buffered, run_tag
+
+        names = args.measure or ["official"]
+        specs = measure_specs(names, runid=True)
+        bar = progress(args.qrels, args.run)
+        qrels, run = buffered(args.qrels), buffered(args.run)
+        wants_runid = not args.nosummary and any(m.family == "runid" for m in specs)
+        runid = run_tag(run) if wants_runid else None
+        quirk = args.c and args.level_for_rel != 1 and any(m.name == "num_rel" for m in specs)
+        # computed but not printed: trec_eval -c's summary num_rel; a value when only runid is asked
+        hidden = [NUM_REL_C] * quirk + ["NumQ"] * all(m.family == "runid" for m in specs)
         compute = evaluate
         if args.engine != "python":
             from .engines import evaluate_files
 
             compute = partial(evaluate_files, engine=args.engine)
         result = compute(
-            args.qrels,
-            args.run,
-            args.measure or ["ndcg_cut.10"],
+            qrels,
+            run,
+            [*names, *hidden],
             gain=gain_option(args.gain),
             discount=Discount.parse(args.discount),
             ideal=args.ideal,
             ties=args.ties,
             zero_idcg=args.zero_idcg,
-            missing="zero" if args.c else "ignore",
+            missing="zero" if args.c else "error",
             negative_grades=args.negative_grades,
             relevance_level=args.level_for_rel,
             max_docs=args.M,
             judged_only=args.Judged_docs_only,
+            score_precision=args.score_precision,
+            fractional_grades=args.fractional_grades,
         )
+        bar.update()
+        values = dict(result.values)
+        extra = {name: values.pop(name) for name in hidden}
+        result = BatchResult(result.qids, values)
         means = None if args.nosummary else result.means()
+        if quirk and means is not None:  # trec_eval -c counts every grade > 0, whatever -l
+            means["num_rel"] = float(extra[NUM_REL_C].sum())
     except (ValueError, OSError) as exc:
-        print(f"dcglab: error: {exc}", file=sys.stderr)
+        print(f"dcglab: error: {option_spelling(str(exc))}", file=sys.stderr)
         return 2
-    sys.stdout.write(render(result, means, args.format, args.q))
+    text = render(result, means, args.format, args.q, runid)
+    bar.update()
+    bar.close()
+    sys.stdout.write(text)
     return 0
+
+
+class _Silent:
+    """No progress bar: stderr is not a terminal, or the input is small."""
+
+    def update(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+LARGE = 64 << 20
+"""Inputs from this size (bytes, qrels and run together) show a progress bar."""
+
+
+def progress(*paths: str) -> object:
+    """A tqdm bar on stderr (two steps: evaluated, written) when stderr is a terminal
+    and the input files are large; an object that does nothing otherwise."""
+    if not sys.stderr.isatty():
+        return _Silent()
+    size = 0
+    for p in paths:
+        with contextlib.suppress(OSError):
+            size += os.stat(p).st_size if p != "-" else 0
+    if size < LARGE:
+        return _Silent()
+    from tqdm import tqdm
+
+    return tqdm(total=2, desc="dcglab: evaluating, then writing", unit="step", file=sys.stderr)

@@ -1,10 +1,10 @@
 """Integer codes for the batch evaluator: ids in byte order, sortable scores,
 (query, docno) matching, padding.
 
-trec_eval orders a query's documents by score (as float32), descending, then by
-docno, descending, comparing docnos with ``strcmp``. These helpers turn query
-ids into integers with the same order, scores into unsigned integers with the
-float order, and give each document its position in that order, so one
+trec_eval 10.0 orders a query's documents by score (a C ``double``), descending,
+then by docno, descending, comparing docnos with ``strcmp``. These helpers turn
+query ids into integers with the same order, scores into unsigned integers with
+the float order, and give each document its position in that order, so one
 integer sort reproduces trec_eval's ranking. Run rows find their qrels row
 through 64-bit keys of the (query, docno) pair, verified against the strings.
 """
@@ -35,10 +35,9 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd 64-bit constant (2^64 over the go
 
 
 def sortable_bits(scores: np.ndarray) -> np.ndarray:
-    """Map scores, rounded to float32 as trec_eval stores them, to uint64 keys whose
-    integer order is the float order (negative floats have all bits flipped,
-    positive ones only the sign bit). ``-0.0`` becomes ``+0.0`` first: they compare
-    equal as floats, so they must tie.
+    """Map float64 scores to uint64 keys whose integer order is the float order
+    (negative floats have all bits flipped, positive ones only the sign bit).
+    ``-0.0`` becomes ``+0.0`` first: they compare equal as floats, so they must tie.
 
     Examples
     --------
@@ -46,10 +45,12 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     [0, 1, 2, 3]
     >>> bool(sortable_bits(np.array([-0.0]))[0] == sortable_bits(np.array([0.0]))[0])
     True
+    >>> bool(sortable_bits(np.array([0.7]))[0] < sortable_bits(np.array([0.7000000001]))[0])
+    True
     """
-    f32 = np.ascontiguousarray(np.asarray(scores, dtype=np.float32) + np.float32(0.0))
-    flip = (f32.view(np.int32) >> 31).view(np.uint32) | np.uint32(0x80000000)  # sign -> all ones
-    return (f32.view(np.uint32) ^ flip).astype(np.uint64)
+    f64 = np.ascontiguousarray(np.asarray(scores, dtype=np.float64) + 0.0)
+    flip = (f64.view(np.int64) >> 63).view(np.uint64) | np.uint64(1 << 63)  # sign -> all ones
+    return f64.view(np.uint64) ^ flip
 
 
 BLOCK = 1 << 18
@@ -72,15 +73,18 @@ def row_blocks(shape: tuple[int, int]) -> list[slice]:
 
 
 def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
-    """Each document's position in its row sorted by (float32 score, docno bytes),
+    """Each document's position in its row sorted by (score, docno bytes),
     ascending; -1 for padding.
 
     ``scores`` and ``rows`` are padded matrices (padding: any score, row -1);
-    ``rows`` points into ``docno``. A row sort of packed integer keys orders the
-    scores; only documents with tied scores then have their docnos compared,
-    group by group, by polars, which compares strings byte by byte, as
-    ``strcmp`` does. Reversed, the positions are trec_eval's ranking. Rows are
-    taken a block at a time (:func:`row_blocks`).
+    ``rows`` points into ``docno``. Each score's 64-bit key
+    (:func:`sortable_bits`) has its lowest bits replaced by its column, and a
+    row sort of these packed keys orders the scores. Documents whose keys agree
+    above the column bits (equal scores, or scores a few units in the last
+    place apart) are then ordered group by group by polars, on the full key and
+    then the docno, which polars compares byte by byte, as ``strcmp`` does.
+    Reversed, the positions are trec_eval's ranking. Rows are taken a block at
+    a time (:func:`row_blocks`).
 
     Examples
     --------
@@ -91,7 +95,7 @@ def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndar
     n, w = scores.shape
     valid = rows >= 0
     col = np.empty((n, w), dtype=np.uint32)  # each row's columns in score order
-    tied_at, group_starts = [], []  # documents whose score ties with a neighbour's
+    tied_at, group_starts = [], []  # documents whose key ties with a neighbour's
     for block in row_blocks(scores.shape):
         col[block], same = _score_order(scores[block], valid[block])
         tied = same.copy()
@@ -100,14 +104,20 @@ def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndar
         tied_at.append(at + block.start * w)
         group_starts.append(~same.ravel()[at])
     at = np.concatenate(tied_at)
-    if len(at):  # order each group of tied scores by docno
+    if len(at):  # order each group of tied keys by full key, then docno
         flat = col.ravel()
         group = np.cumsum(np.concatenate(group_starts))
-        strings = docno.gather(rows.ravel()[(at // w) * w + flat[at]])
+        cell = (at // w) * w + flat[at]
         order = (
-            pl.DataFrame({"group": group, "docno": strings})
+            pl.DataFrame(
+                {
+                    "group": group,
+                    "key": sortable_bits(scores.ravel()[cell]),
+                    "docno": docno.gather(rows.ravel()[cell]),
+                }
+            )
             .with_row_index("i")
-            .sort("group", "docno")
+            .sort("group", "key", "docno")
             .get_column("i")
             .to_numpy()
         )
@@ -120,21 +130,23 @@ def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndar
 
 
 def _score_order(scores: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's columns sorted by float32 score (padding last), and whether each
-    sorted score equals the one before it."""
+    """Each row's columns sorted by score (padding last), and whether each sorted
+    key equals the one before it above the column bits (a possible tie)."""
     n, w = scores.shape
+    bits = max(int(w - 1).bit_length(), 1)
+    low = np.uint64((1 << bits) - 1)
     full = bool(valid.all())
     key = sortable_bits(scores if full else np.where(valid, scores, 0.0))
     if not full:
-        key[~valid] = 0xFFFFFFFF  # above every finite float32: padding sorts last
-    key <<= np.uint64(32)
+        key[~valid] = np.iinfo(np.uint64).max  # above every finite score: padding sorts last
+    key &= ~low
     key |= np.arange(w, dtype=np.uint64)
     key.sort(axis=1)
     same = np.zeros((n, w), dtype=bool)
-    same[:, 1:] = (key[:, 1:] ^ key[:, :-1]) < np.uint64(1 << 32)
+    same[:, 1:] = (key[:, 1:] ^ key[:, :-1]) <= low
     if not full:
         same &= np.arange(w) < valid.sum(axis=1)[:, None]
-    return key.astype(np.uint32), same  # the low half: the column
+    return (key & low).astype(np.uint32), same
 
 
 def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:

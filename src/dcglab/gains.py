@@ -16,6 +16,7 @@ grade becomes a gain.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -23,7 +24,29 @@ import numpy as np
 GainSpec = str | Mapping[float, float]
 """``"linear"``, ``"exponential"``, ``"exponential:a"`` (gain ``a**r - 1``), or a mapping."""
 
-GAIN_NAMES = ("linear", "exponential")
+
+class GainError(ValueError):
+    """A gain that is not a finite non-negative number, with the grade it belongs to
+    (``grade``; ``None`` when the whole gain specification is at fault)."""
+
+    def __init__(self, message: str, grade: float | None = None) -> None:
+        super().__init__(message)
+        self.grade = grade
+
+
+def as_numbers(values: object, name: str) -> np.ndarray:
+    """``values`` as a float array, refusing strings (``"3"`` is not a grade) and
+    values too large for a float, with a message that names the argument."""
+    arr = np.asarray(values, dtype=object) if not isinstance(values, np.ndarray) else values
+    if arr.dtype.kind in "USO" and any(isinstance(x, (str, bytes)) for x in arr.ravel()):
+        raise ValueError(f"{name} must be numbers, not strings: got {reprlib.repr(values)}")
+    try:
+        return np.asarray(values, dtype=float)
+    except OverflowError:
+        big = reprlib.repr(values)
+        raise ValueError(f"{name} holds a number too large for a float: {big}") from None
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got {reprlib.repr(values)}") from None
 
 
 def as_grades(grades: Sequence[float] | np.ndarray, name: str = "grades") -> np.ndarray:
@@ -44,18 +67,19 @@ def as_grades(grades: Sequence[float] | np.ndarray, name: str = "grades") -> np.
     Raises
     ------
     ValueError
-        If the input is empty, not one-dimensional, or contains NaN or
-        infinite values.
+        If the input is empty, not one-dimensional, holds strings, or contains
+        NaN, infinite or too large values.
 
     Examples
     --------
     >>> as_grades([3, 2, 0]).tolist()
     [3.0, 2.0, 0.0]
+    >>> as_grades(["3", "2"])
+    Traceback (most recent call last):
+    ...
+    ValueError: grades must be numbers, not strings: got ['3', '2']
     """
-    try:
-        arr = np.asarray(grades, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numbers, got {grades!r}") from exc
+    arr = as_numbers(grades, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0:
@@ -95,17 +119,24 @@ def mapped_gain(grades: np.ndarray, mapping: Mapping[float, float]) -> np.ndarra
     Raises
     ------
     ValueError
-        If a grade is missing from the table or a gain is negative or NaN.
+        If a grade is missing from the table, or a grade or gain of the table is
+        not a number, or a gain is negative, infinite or NaN.
 
     Examples
     --------
     >>> mapped_gain(np.array([1.0, 4.0, -1.0]), {1: 4, 2: 3, 3: 2, 4: 1, -1: 0}).tolist()
     [4.0, 1.0, 0.0]
     """
-    table = {float(k): float(v) for k, v in mapping.items()}
-    bad = [v for v in table.values() if not np.isfinite(v) or v < 0]
-    if bad:
-        raise ValueError(f"gain mapping must give finite non-negative gains, got {bad}")
+    keys = as_numbers(list(mapping.keys()), "gain mapping: the grades")
+    values = as_numbers(list(mapping.values()), "gain mapping: the gains")
+    table = dict(zip(keys.tolist(), values.tolist()))
+    for grade, value in table.items():
+        if not np.isfinite(value) or value < 0:
+            raise GainError(
+                f"gain mapping must give finite non-negative gains: grade {grade:g} has gain "
+                f"{value}",
+                grade,
+            )
     missing = sorted({float(g) for g in grades} - table.keys())
     if missing:
         raise ValueError(f"gain mapping has no entry for grade(s) {missing}")
@@ -130,9 +161,14 @@ def parse_gain(gain: GainSpec) -> tuple[str, float | Mapping[float, float] | Non
     if kind == "linear" and not param:
         return "linear", None
     if kind == "exponential":
-        a = float(param) if param else 2.0
-        if not a > 1:
-            raise ValueError(f"gain: the exponential base must be > 1, got {a}")
+        try:
+            a = float(param) if param else 2.0
+        except ValueError:
+            a = float("nan")
+        if not (np.isfinite(a) and a > 1):
+            raise GainError(
+                f"gain={gain!r}: the exponential base must be a finite number > 1, got {param!r}"
+            )
         return "exponential", a
     raise ValueError(f"gain must be 'linear', 'exponential' or a mapping, got {gain!r}")
 
@@ -158,6 +194,9 @@ def gain_values(grades: Sequence[float] | np.ndarray, gain: GainSpec = "linear")
     ValueError
         If grades are empty, NaN, or negative under a formula gain (a mapping
         may give any grade, including Cranfield's ``-1``, a gain).
+    GainError
+        If a grade's gain is not a finite number (``2^1100 - 1`` overflows);
+        the error's ``grade`` is the first such grade.
 
     Examples
     --------
@@ -175,4 +214,12 @@ def gain_values(grades: Sequence[float] | np.ndarray, gain: GainSpec = "linear")
         )
     if kind == "linear":
         return linear_gain(arr)
-    return exponential_gain(arr, param)  # type: ignore[arg-type]
+    with np.errstate(over="ignore"):  # reported below, with the grade
+        out = exponential_gain(arr, param)  # type: ignore[arg-type]
+    bad = np.flatnonzero(~np.isfinite(out))
+    if len(bad):
+        grade = float(arr[bad[0]])
+        raise GainError(
+            f"gain={gain!r}: grade {grade:g} has gain {out[bad[0]]}, not a finite number", grade
+        )
+    return out

@@ -18,7 +18,7 @@ from typing import Literal
 
 import numpy as np
 
-from .gains import GainSpec, as_grades, gain_values
+from .gains import GainSpec, as_grades, gain_values, parse_gain
 
 IdealSource = Literal["judged", "retrieved"]
 IDEAL_SOURCES = ("judged", "retrieved")
@@ -42,14 +42,23 @@ def ideal_order(grades: Sequence[float] | np.ndarray, gain: GainSpec = "linear")
     return arr[order]
 
 
-def check_subset(retrieved: np.ndarray, judged: np.ndarray) -> None:
-    """Raise if ``retrieved`` holds a positive grade more often than ``judged`` does.
+def check_subset(retrieved: np.ndarray, judged: np.ndarray, gain: GainSpec = "linear") -> None:
+    """Raise if ``retrieved`` holds a grade of positive gain more often than ``judged``.
 
-    Unjudged documents count as grade 0, so zeros are always allowed. Any other
-    excess would make nDCG exceed 1.
+    Unjudged documents have a grade of gain 0 (grade 0 under the formula gains),
+    so such grades are always allowed. Any other excess would let nDCG exceed 1:
+    the ideal would lack a document the system found.
+
+    Examples
+    --------
+    >>> check_subset(np.array([-1.0, -1.0]), np.array([-1.0, 0.0]), {-1: 5, 0: 0})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: grades hold more documents of grade(s) [-1.0] than judged does; ...
     """
-    have = Counter(judged[judged > 0].tolist())
-    want = Counter(retrieved[retrieved > 0].tolist())
+    counts = positive_gain(retrieved, gain), positive_gain(judged, gain)
+    want, have = (Counter(grades.tolist()) for grades in counts)
     extra = {g: n - have[g] for g, n in want.items() if n > have[g]}
     if extra:
         raise ValueError(
@@ -58,8 +67,21 @@ def check_subset(retrieved: np.ndarray, judged: np.ndarray) -> None:
         )
 
 
+def positive_gain(grades: np.ndarray, gain: GainSpec) -> np.ndarray:
+    """The grades whose gain is positive (grades missing from a gain table count too,
+    so that a table's own error names them)."""
+    kind, param = parse_gain(gain)
+    if kind != "mapping":
+        return grades[grades > 0]
+    table = {float(k): float(v) for k, v in param.items()}  # type: ignore[union-attr]
+    return np.array([g for g in grades.tolist() if table.get(g, 1.0) > 0])
+
+
 def ideal_source(
-    grades: np.ndarray, judged: Sequence[float] | np.ndarray | None, ideal: IdealSource
+    grades: np.ndarray,
+    judged: Sequence[float] | np.ndarray | None,
+    ideal: IdealSource,
+    gain: GainSpec = "linear",
 ) -> np.ndarray:
     """The grades from which the ideal ranking is built.
 
@@ -72,11 +94,15 @@ def ideal_source(
         the full set of judged documents.
     ideal : {"judged", "retrieved"}
         Which grades the ideal is built from.
+    gain : str or mapping, default ``"linear"``
+        The gain, which decides which grades must be judged as often as retrieved.
     """
     if ideal not in IDEAL_SOURCES:
         raise ValueError(f"ideal must be one of {IDEAL_SOURCES}, got {ideal!r}")
-    if ideal == "retrieved" or judged is None:
+    if judged is None:
         return grades
-    judged_arr = as_grades(judged, "judged")
-    check_subset(grades, judged_arr)
+    judged_arr = as_grades(judged, "judged")  # checked even when the ideal ignores it
+    if ideal == "retrieved":
+        return grades
+    check_subset(grades, judged_arr, gain)
     return judged_arr

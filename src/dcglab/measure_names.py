@@ -1,54 +1,166 @@
-"""trec_eval's measure names: parsing ``-m`` arguments and ordering the output.
+"""Measure names: trec_eval's and ir_measures', parsed into :class:`Measure` s.
 
-``ndcg``, ``ndcg_cut.K[,K...]``, ``ndcg.G=V,...`` (a gain table for that
-measure), ``dcg``, ``dcg_cut.K``, ``map``, ``recip_rank``, ``P.K`` and
-``recall.K``, plus ``nDCG@K``, ``P@K``, ``R@K``, ``AP`` and ``RR``. Output names
-are trec_eval's (``ndcg_cut_10``, ``P_5``), and so is the output order.
+trec_eval's syntax (``-m`` of trec_eval 10.0): a measure, optionally ``.`` and its
+parameters: ``runid``, ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
+``map``, ``gm_map``, ``Rprec``, ``bpref``, ``recip_rank``,
+``iprec_at_recall[.X,...]``, ``P[.K,...]``, ``recall[.K,...]``,
+``map_cut[.K,...]``, ``success[.K,...]``, ``ndcg``, ``ndcg.G=V,...`` (a gain table
+for that measure), ``ndcg_cut[.K,...]``, and dcglab's ``dcg`` and ``dcg_cut.K``;
+the set ``official`` names trec_eval's default measures. Output names are
+trec_eval's (``ndcg_cut_10``, ``P_5``, ``iprec_at_recall_0.10``) and so is the
+output order.
+
+ir_measures' syntax: ``NAME(param=value,...)@CUTOFF`` with ``nDCG``, ``P``, ``R``,
+``AP``, ``RR``, ``Rprec``, ``Bpref``, ``Success``, ``Judged``, ``IPrec``,
+``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet`` (and ``DCG``), the parameters
+``rel`` (the relevance level of that measure), ``cutoff``, and for nDCG ``dcg``
+(``'log2'`` or ``'exp-log2'``) and ``gains``. Such a name is its own output
+name, spelled as given: ``per_query["nDCG@10"]``.
 """
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["DEFAULT_CUTS", "Measure", "measure_specs", "parse_measures", "trec_order"]
+__all__ = [
+    "DEFAULT_CUTS",
+    "OFFICIAL",
+    "SUMMARY_ONLY",
+    "Measure",
+    "family_of",
+    "measure_specs",
+    "parse_measures",
+    "trec_order",
+]
 
 DEFAULT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs
-CUTS = r"\d+(?:\.\d*)?(?:,\d+(?:\.\d*)?)*"
-MEASURE = re.compile(
-    rf"^(?:(?P<cut>(?i:n?dcg))(?:_cut(?:[._](?P<cuts>{CUTS}))?|@(?P<at>\d+))"
-    rf"|(?P<table>(?i:n?dcg))\.(?P<gains>[^=,]+=[^=,]+(?:,[^=,]+=[^=,]+)*)"
-    rf"|(?P<plain>(?i:n?dcg)|map|recip_rank)"
-    rf"|(?P<bin>P|recall)(?:[._](?P<bcuts>{CUTS}))?"
-    rf"|(?P<short>P|R)@(?P<sat>\d+)|(?P<ir>AP|RR))$",
+DEFAULT_SUCCESS = (1, 5, 10)
+DEFAULT_IPREC = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+OFFICIAL = (
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
 )
-ORDER = ("map", "recip_rank", "P", "recall", "dcg", "ndcg", "ndcg_cut", "dcg_cut")
+"""trec_eval's ``official`` set (``measures.c``), printed when no measure is named."""
+SETS = {
+    "all_trec": "relstring, infAP, utility, Rndcg and others",
+    "set": "utility and the set_ measures",
+    "all_prefs": "the preference measures",
+    "prefs": "the preference measures",
+    "qrels_jg": "the judgment-group measures",
+}
+SUMMARY_ONLY = ("runid", "num_q", "gm_map")
+"""Measures trec_eval prints in the summary only, never per query (``-q``)."""
+ORDER = (
+    *OFFICIAL[:11],
+    "P",
+    "recall",
+    "dcg",
+    "ndcg",
+    "ndcg_cut",
+    "map_cut",
+    "success",
+    "dcg_cut",
+    "Judged",
+)
+"""Output order: trec_eval's measure table (``te_trec_measures``), then dcglab's own."""
+PLAIN = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref")
+PLAIN += ("recip_rank", "ndcg", "dcg", "runid")
+CUT_FAMILIES = {"P": DEFAULT_CUTS, "recall": DEFAULT_CUTS, "map_cut": DEFAULT_CUTS}
+CUT_FAMILIES |= {"success": DEFAULT_SUCCESS, "ndcg_cut": DEFAULT_CUTS, "dcg_cut": DEFAULT_CUTS}
+IR = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cut>[^@()]+))?$")
+# ir_measures name: (family without a cutoff, family with one, parameters it takes)
+IR_NAMES = {
+    "nDCG": ("ndcg", "ndcg_cut", ("dcg", "gains")),
+    "DCG": ("dcg", "dcg_cut", ("dcg", "gains")),
+    "P": (None, "P", ("rel",)),
+    "R": (None, "recall", ("rel",)),
+    "AP": ("map", "map_cut", ("rel",)),
+    "RR": ("recip_rank", "recip_rank", ("rel",)),
+    "Rprec": ("Rprec", None, ("rel",)),
+    "Bpref": ("bpref", None, ("rel",)),
+    "Success": (None, "success", ("rel",)),
+    "Judged": ("Judged", "Judged", ()),
+    "IPrec": (None, "iprec_at_recall", ("rel",)),
+    "NumQ": ("num_q", None, ()),
+    "NumRet": ("num_ret", None, ("rel",)),
+    "NumRel": ("num_rel", None, ("rel",)),
+    "NumRelRet": ("num_rel_ret", None, ("rel",)),
+}
+IR_DCG = {"log2": "linear", "exp-log2": "exponential"}
+
+GainTable = str | dict[float, float]
 
 
 class Measure(NamedTuple):
-    """One measure to compute: its output name (trec_eval's), family, cutoff and
-    its own gain table (trec_eval's ``ndcg.G=V,...``), if any."""
+    """One measure to compute.
+
+    ``name`` is its output name (trec_eval's, or the ir_measures name as written);
+    ``family`` what it computes; ``k`` its cutoff (``None``: the whole ranking);
+    ``gain`` its own gain (trec_eval's ``ndcg.G=V,...``, ir_measures'
+    ``dcg='exp-log2'``), if any; ``rel`` its own relevance level (ir_measures'
+    ``rel=2``), if any; ``param`` the recall point of ``iprec_at_recall``.
+    """
 
     name: str
     family: str
     k: int | None
-    gain: dict[float, float] | None = None
+    gain: GainTable | None = None
+    rel: float | None = None
+    param: float | None = None
 
 
-def _cutoffs(text: str | None, name: str) -> list[int]:
-    """trec_eval's cutoff list: ``10,20,23.4`` is 10, 20 and 23 (truncated)."""
+def _fail(name: str, why: str) -> ValueError:
+    return ValueError(f"measure {name!r}: {why}")
+
+
+def _cutoffs(text: str | None, name: str, default: Sequence[int]) -> list[int]:
+    """trec_eval's cutoff list: ``10,20,23.4`` is 10, 20 and 23 (truncated, as
+    ``atol`` reads it), sorted; each >= 1 and none twice, or trec_eval refuses."""
     if text is None:
-        return list(DEFAULT_CUTS)
+        return list(default)
     out = []
     for c in text.split(","):
-        k = int(float(c))
+        try:
+            k = int(float(c))
+        except ValueError:
+            raise _fail(name, f"a cutoff must be a number, got {c!r}") from None
         if k < 1:
-            raise ValueError(f"measure {name!r}: every cutoff must be >= 1, got {c!r}")
+            raise _fail(name, f"every cutoff must be >= 1, got {c!r}")
         out.append(k)
-    return sorted(set(out))
+    if len(set(out)) < len(out):
+        raise _fail(name, "a cutoff is given twice (trec_eval refuses duplicate cutoffs)")
+    return sorted(out)
+
+
+def _points(text: str | None, name: str) -> list[float]:
+    """``iprec_at_recall``'s recall points (``.10,.5`` or ``0.1,0.5``), sorted."""
+    if text is None:
+        return list(DEFAULT_IPREC)
+    try:
+        out = [float(x) for x in text.split(",")]
+    except ValueError:
+        raise _fail(name, f"recall points must be numbers, got {text!r}") from None
+    if any(not np.isfinite(x) or x < 0 for x in out):
+        raise _fail(name, f"recall points must be finite and >= 0, got {text!r}")
+    if len(set(out)) < len(out):
+        raise _fail(name, "a recall point is given twice (trec_eval refuses it)")
+    return sorted(out)
 
 
 def _gain_table(text: str, name: str) -> dict[float, float]:
@@ -60,62 +172,180 @@ def _gain_table(text: str, name: str) -> dict[float, float]:
             g = int(grade)
             v = float(value)
         except ValueError:
-            raise ValueError(
-                f"measure {name!r}: expected GRADE=GAIN with an integer grade and a "
-                f"numeric gain, got {item!r}"
+            raise _fail(
+                name, f"expected GRADE=GAIN with an integer grade and a numeric gain, got {item!r}"
             ) from None
         if not np.isfinite(v):
-            raise ValueError(f"measure {name!r}: the gain of grade {g} is not finite: {value!r}")
+            raise _fail(name, f"the gain of grade {g} is not finite: {value!r}")
         table[float(g)] = v
     return table
 
 
-def measure_specs(names: Iterable[str]) -> list[Measure]:
-    """Parse measure names (trec_eval's syntax and ``nDCG@K``, ``P@K``, ``R@K``, ``AP``, ``RR``).
+def _split(name: str) -> tuple[str, str | None]:
+    """A trec_eval name's measure and parameter text: ``P.5,10`` is ``P`` and
+    ``5,10``; an output name such as ``P_5`` or ``ndcg_cut_10`` is accepted too."""
+    m = re.match(r"^(.*?)_(\d[\d.,]*)$", name)
+    if m and m[1].lower() in (*(f.lower() for f in CUT_FAMILIES), "iprec_at_recall"):
+        return m[1], m[2]
+    family, dot, params = name.partition(".")
+    return (family, params) if dot else (name, None)
+
+
+def _trec(name: str) -> list[Measure] | None:
+    """A name in trec_eval's syntax, or ``None`` if it is not one."""
+    family, params = _split(name)
+    if family.lower() in ("ndcg", "dcg", "ndcg_cut", "dcg_cut"):
+        family = family.lower()
+    if family in ("ndcg", "dcg") and params is not None and "=" in params:
+        return [Measure(f"{family}_{params}", family, None, _gain_table(params, name))]
+    if family in PLAIN:
+        if params is not None:
+            raise _fail(name, f"{family} takes no parameter")
+        return [Measure(family, family, None)]
+    if family in CUT_FAMILIES:
+        cuts = _cutoffs(params, name, CUT_FAMILIES[family])
+        return [Measure(f"{family}_{k}", family, k) for k in cuts]
+    if family == "iprec_at_recall":
+        points = _points(params, name)
+        return [Measure(f"{family}_{x:3.2f}", family, None, param=x) for x in points]
+    return None
+
+
+def _ir_params(text: str | None, name: str) -> dict[str, object]:
+    """``rel=2, dcg='exp-log2'`` as a dict of Python literals."""
+    if not text:
+        return {}
+    bad = _fail(name, f"parameters must be NAME=VALUE, ... with literal values, got {text!r}")
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+        if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
+            raise bad
+        return {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
+    except (SyntaxError, ValueError):
+        raise bad from None
+
+
+def _ir(name: str) -> Measure | None:
+    """A name in ir_measures' syntax, or ``None`` if it is not one."""
+    m = IR.match(name)
+    bare = m is not None and m["params"] is None and m["cut"] is None
+    if not m or (bare and (name not in IR_NAMES or name == "P")):
+        return None
+    base = m["name"] if m["name"] in IR_NAMES else m["name"].upper()
+    base = {"NDCG": "nDCG"}.get(base, base)
+    if base not in IR_NAMES:
+        return None
+    plain, cut, allowed = IR_NAMES[base]
+    params = _ir_params(m["params"], name)
+    if "judged_only" in params:
+        raise _fail(name, "judged_only per measure is not supported; use judged_only=True (-J)")
+    cutoff = params.pop("cutoff", None)
+    for key in params:
+        if key not in allowed:
+            takes = ", ".join(("cutoff", *allowed)) if cut else ", ".join(allowed) or "nothing"
+            raise _fail(name, f"{base} takes {takes}; got {key}=")
+    text = m["cut"] if m["cut"] is not None else cutoff
+    if text is not None and cut is None:
+        raise _fail(name, f"{base} takes no cutoff")
+    if text is None and plain is None:
+        raise _fail(name, f"{base} needs a cutoff, e.g. {base}@10")
+    family = cut if text is not None else plain
+    k: int | None = None
+    param = None
+    if text is not None and family == "iprec_at_recall":
+        param = _points(str(text), name)[0]
+    elif text is not None:
+        try:
+            k = int(str(text))
+        except ValueError:
+            raise _fail(name, f"the cutoff must be an integer, got {text!r}") from None
+        if k < 1:
+            raise _fail(name, f"the cutoff must be >= 1, got {k}")
+    rel = params.get("rel")
+    if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float))):
+        raise _fail(name, f"rel must be a number, got {rel!r}")
+    if base == "NumRet" and rel is not None:
+        family = "num_rel_ret"
+    gain: GainTable | None = None
+    if "dcg" in params:
+        if params["dcg"] not in IR_DCG:
+            raise _fail(name, f"dcg must be one of {tuple(IR_DCG)}, got {params['dcg']!r}")
+        gain = IR_DCG[params["dcg"]]  # type: ignore[index]
+    if "gains" in params:
+        table = params["gains"]
+        if gain == "exponential" or not isinstance(table, Mapping):
+            raise _fail(name, "gains must be a mapping {grade: gain}, without dcg='exp-log2'")
+        try:
+            gain = {float(g): float(v) for g, v in table.items()}
+        except (TypeError, ValueError):
+            raise _fail(name, f"gains must map numbers to numbers, got {table!r}") from None
+    return Measure(name, family, k, gain, None if rel is None else float(rel), param)
+
+
+def _parse(name: str) -> list[Measure]:
+    if name == "official":
+        return [m for n in OFFICIAL for m in _parse(n)]
+    if name in SETS:
+        raise _fail(
+            name,
+            f"trec_eval's set {name!r} includes {SETS[name]}, which dcglab does not compute; "
+            "ask for its measures one by one, or use 'official'",
+        )
+    found = _ir(name)
+    if found is not None:
+        return [found]
+    measures = _trec(name)
+    if measures is None:
+        raise ValueError(
+            f"unknown measure {name!r}: use trec_eval's names (official, map, P.10, "
+            "ndcg_cut.10, bpref, ...) or ir_measures' (nDCG@10, RR@10, AP@100, "
+            "P(rel=2)@10, Judged@10, ...)"
+        )
+    return measures
+
+
+def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]:
+    """Parse measure names (trec_eval's syntax or ir_measures').
+
+    ``runid`` (part of ``official``) is a line of the command line's output, not a
+    value: it is dropped unless ``runid=True``.
 
     Examples
     --------
-    >>> [m.name for m in measure_specs(["ndcg_cut.5,10", "P.5", "map", "nDCG@3", "ndcg.1=3,2=9"])]
-    ['ndcg_cut_5', 'ndcg_cut_10', 'P_5', 'map', 'ndcg_cut_3', 'ndcg_1=3,2=9']
+    >>> [m.name for m in measure_specs(["ndcg_cut.5,10", "P.5", "map", "nDCG@3",
+    ...                                 "ndcg.1=3,2=9", "P(rel=2)@10"])]
+    ['ndcg_cut_5', 'ndcg_cut_10', 'P_5', 'map', 'nDCG@3', 'ndcg_1=3,2=9', 'P(rel=2)@10']
     """
     if isinstance(names, str) or not isinstance(names, Iterable):
         raise ValueError(
             f"measures must be a list of measure names, got {names!r}; write [{names!r}]"
         )
-    out: list[Measure] = []
+    flat: list[str] = []
     for name in names:
         if not isinstance(name, str):
             raise ValueError(f"measures: each measure is a name (str), got {name!r}")
-        m = MEASURE.match(name.strip())
-        if not m:
-            raise ValueError(
-                "measure must be ndcg, ndcg_cut.K[,K...], nDCG@K, dcg, dcg_cut.K, "
-                f"ndcg.G=V[,G=V...], map, recip_rank, P.K, recall.K, P@K or R@K; got {name!r}"
-            )
-        if m["cut"]:
-            kind = m["cut"].lower()
-            for k in [int(m["at"])] if m["at"] else _cutoffs(m["cuts"], name):
-                if k < 1:
-                    raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
-                out.append(Measure(f"{kind}_cut_{k}", f"{kind}_cut", k))
-        elif m["table"]:
-            kind = m["table"].lower()
-            out.append(Measure(f"{kind}_{m['gains']}", kind, None, _gain_table(m["gains"], name)))
-        elif m["plain"]:
-            kind = m["plain"].lower() if m["plain"].lower() in ("ndcg", "dcg") else m["plain"]
-            out.append(Measure(kind, kind, None))
-        elif m["bin"]:
-            for k in _cutoffs(m["bcuts"], name):
-                out.append(Measure(f"{m['bin']}_{k}", m["bin"], k))
-        elif m["short"]:
-            family = "P" if m["short"] == "P" else "recall"
-            k = int(m["sat"])
-            if k < 1:
-                raise ValueError(f"measure {name!r}: the cutoff must be >= 1")
-            out.append(Measure(f"{family}_{k}", family, k))
+        flat += OFFICIAL if name.strip() == "official" else [name.strip()]
+    # As in trec_eval, a measure named without cutoffs defers to a list given for it
+    # (-m official -m P.7 prints P_7 only); several lists are merged (trec_eval
+    # keeps the first).
+    chosen: dict[str, list[str]] = {}
+    for name in flat:
+        family, params = _split(name)
+        if params is not None and family in (*CUT_FAMILIES, "iprec_at_recall"):
+            chosen.setdefault(family, []).append(name)
+    out: list[Measure] = []
+    done: set[str] = set()
+    for name in flat:
+        family = _split(name)[0]
+        if family in done:
+            continue
+        if family in chosen:
+            done.add(family)
+            out += [m for given in chosen[family] for m in _parse(given)]
         else:
-            family = "map" if m["ir"] == "AP" else "recip_rank"
-            out.append(Measure(family, family, None))
+            out += _parse(name)
+    if not runid:
+        out = [m for m in out if m.family != "runid"]
     if not out:
         raise ValueError("measures is empty: name at least one measure")
     return list({m.name: m for m in out}.values())
@@ -127,26 +357,44 @@ def parse_measures(names: Iterable[str]) -> list[tuple[str, int | None]]:
     Examples
     --------
     >>> parse_measures(["ndcg_cut.5,10", "ndcg", "nDCG@3", "dcg_cut.2"])
-    [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('ndcg', None), ('ndcg_cut_3', 3), ('dcg_cut_2', 2)]
+    [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('ndcg', None), ('nDCG@3', 3), ('dcg_cut_2', 2)]
     """
     return [(m.name, m.k) for m in measure_specs(names)]
 
 
-def trec_order(names: Sequence[str]) -> list[str]:
-    """trec_eval's output order: its measure table (``map``, ``recip_rank``, ``P``,
-    ``recall``, ``dcg``, ``ndcg``, ``ndcg_cut``), cutoffs ascending, no repeats.
+@lru_cache(maxsize=1024)
+def _family_and_key(name: str) -> tuple[str, float]:
+    try:
+        m = _parse(name)[0]
+        return m.family, (m.param if m.param is not None else m.k or 0)
+    except ValueError:  # an output name such as ndcg_1=3,2=9
+        return name.split("_")[0], 0
+
+
+def family_of(name: str) -> str:
+    """The family of a measure's output name.
 
     Examples
     --------
-    >>> trec_order(["ndcg_cut_10", "ndcg", "P_5", "ndcg_cut_5", "map", "ndcg"])
-    ['map', 'P_5', 'ndcg', 'ndcg_cut_5', 'ndcg_cut_10']
+    >>> family_of("P_5"), family_of("NumRet(rel=1)"), family_of("ndcg_1=3,2=9")
+    ('P', 'num_rel_ret', 'ndcg')
     """
+    return _family_and_key(name)[0]
 
-    def key(name: str) -> tuple[int, int]:
-        m = re.match(r"^(n?dcg_cut|P|recall)_(\d+)$", name)
-        if m:
-            return ORDER.index(m[1]), int(m[2])
-        family = name.split("_")[0] if name.startswith(("ndcg_", "dcg_")) else name
-        return (ORDER.index(family) if family in ORDER else len(ORDER)), 0
 
-    return sorted(dict.fromkeys(names), key=key)
+def _order_key(name: str) -> tuple[int, float]:
+    family, k = _family_and_key(name)
+    return (ORDER.index(family) if family in ORDER else len(ORDER)), k
+
+
+def trec_order(names: Sequence[str]) -> list[str]:
+    """trec_eval's output order: its measure table (``runid``, ``num_q``, ...,
+    ``map``, ``gm_map``, ..., ``P``, ``recall``, ``ndcg``, ``ndcg_cut``, ...),
+    cutoffs ascending, no repeats.
+
+    Examples
+    --------
+    >>> trec_order(["ndcg_cut_10", "ndcg", "P_5", "ndcg_cut_5", "map", "bpref", "ndcg"])
+    ['map', 'bpref', 'P_5', 'ndcg', 'ndcg_cut_5', 'ndcg_cut_10']
+    """
+    return sorted(dict.fromkeys(names), key=_order_key)

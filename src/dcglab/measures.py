@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, as_grades, gain_values
+from .gains import GainSpec, as_grades, as_numbers, gain_values
 from .ideal import IdealSource, ideal_order, ideal_source
 
 if TYPE_CHECKING:
@@ -82,8 +82,20 @@ def dcg_curve(gains: np.ndarray, discount: DiscountSpec = "log2") -> np.ndarray:
     --------
     >>> np.round(dcg_curve(np.array([3.0, 2.0, 3.0])), 3).tolist()
     [3.0, 4.262, 5.762]
+
+    Raises
+    ------
+    ValueError
+        If a prefix sum is not a finite number (finite gains whose sum overflows).
     """
-    return np.cumsum(gains * Discount.parse(discount).weights(len(gains)))
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below
+        curve = np.cumsum(gains * Discount.parse(discount).weights(len(gains)))
+    if not np.all(np.isfinite(curve)):
+        raise ValueError(
+            f"grades: DCG is {curve[-1]}, not a finite number: the gains "
+            f"(largest {np.max(gains):g}) are too large to sum"
+        )
+    return curve
 
 
 def at_cutoff(curve: np.ndarray, k: int) -> float:
@@ -254,7 +266,7 @@ def curves(
     """
     arr = as_grades(grades)
     kmax = check_k(kmax, len(arr))
-    source = ideal_source(arr, judged, ideal)
+    source = ideal_source(arr, judged, ideal, gain)
     system = dcg_curve(gain_values(arr, gain), discount)
     best = ideal_curve(source, gain, discount)
     ks = range(1, kmax + 1)
@@ -347,7 +359,7 @@ def ndcg(
     1.0
     """
     arr = as_grades(grades)
-    source = ideal_source(arr, judged, ideal)
+    source = ideal_source(arr, judged, ideal, gain)
     kk = check_k(k, max(len(arr), len(source)))
     d = dcg(arr, kk, gain, discount)
     i = idcg(source, kk, gain, discount)
@@ -390,14 +402,16 @@ def mean_ndcg(
     if len(rankings) == 0:
         raise ValueError("rankings is empty: a mean needs at least one query")
     judged = list(judged) if judged is not None else [None] * len(rankings)
-    w = list(weights) if weights is not None else [1.0] * len(rankings)
+    w = as_numbers(list(weights), "weights") if weights is not None else np.ones(len(rankings))
     if len(judged) != len(rankings) or len(w) != len(rankings):
         raise ValueError("judged and weights must have one entry per ranking")
-    if any(not np.isfinite(x) or x < 0 for x in w) or sum(w) <= 0:
-        raise ValueError(f"weights must be finite, non-negative and not all 0, got {w}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        raise ValueError(
+            f"weights must be finite, non-negative and not all 0, got {list(weights or [])}"
+        )
     pairs = [
         (ndcg(r, k, judged=j, zero_idcg=zero_idcg, **conventions), x)  # type: ignore[arg-type]
-        for r, j, x in zip(rankings, judged, w)
+        for r, j, x in zip(rankings, judged, w.tolist())
     ]
     kept = [(v, x) for v, x in pairs if v is not None]
     total = sum(x for _, x in kept)

@@ -36,18 +36,28 @@ class BatchResult:
         return pd.DataFrame(dict(self.values), index=pd.Index(self.qids, name="qid"))
 
     def means(self) -> dict[str, float]:
-        r"""Mean of each measure over the evaluated queries, :math:`\frac{1}{|Q|}\sum_q v_q`
-        (queries skipped under ``zero_idcg="skip"`` left out). Raises ``ValueError``
-        when a measure has no query left."""
+        r"""trec_eval's summary (``all``) value of each measure over the evaluated
+        queries: the mean :math:`\frac{1}{|Q|}\sum_q v_q` (queries skipped under
+        ``zero_idcg="skip"`` left out), except that counts are summed and ``gm_map``
+        is a geometric mean (:func:`dcglab.binary.summary`). Raises ``ValueError``
+        when a measure has no query left.
+
+        The values are added one by one in query order, then divided, as trec_eval
+        does: numpy's pairwise ``sum`` can differ in the last bit, which can move
+        the fourth printed decimal.
+        """
+        from .binary import summary
+        from .measure_names import family_of
+
         out = {}
         for name, v in self.values.items():
-            count = int(np.count_nonzero(~np.isnan(v)))
-            if count == 0:
+            kept = v[~np.isnan(v)]
+            if len(kept) == 0:
                 raise ValueError(
                     f"{name}: every query was skipped (IDCG 0), "
                     "so the mean is undefined; choose zero_idcg='zero' or 'one'"
                 )
-            out[name] = float(np.nansum(v) / count)
+            out[name] = summary(family_of(name), kept, float(np.cumsum(kept)[-1] / len(kept)))
         return out
 
     def mean(self) -> pd.Series:

@@ -15,24 +15,47 @@ have the opposite sign.
 
 Both are two-sided. A small p-value says that the sign of the mean difference
 is unlikely to be an accident of which queries were sampled; it says nothing
-about whether the difference is large enough for users to notice.
+about whether the difference is large enough for users to notice. The size
+comes from :func:`t_interval` and :func:`bootstrap_interval` (95% confidence
+intervals of :math:`\bar\delta`) and :func:`effect_size` (Cohen's
+:math:`d_z`). With many systems, :func:`holm` adjusts a family of p-values and
+:func:`randomised_tukey_hsd` tests every pair at once.
+
+Scores indexed by query id (a :class:`pandas.Series` or a mapping) are paired
+by id, never by position: the same scores in another order give the same
+result. Plain sequences are paired by position.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
-from scipy.special import stdtr
+from scipy.special import stdtr, stdtrit
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Scores = Union[Sequence[float], Mapping[Any, float], "pd.Series"]
+"""Per-query scores: a sequence (paired by position), or a pandas Series or
+mapping keyed by query id (paired by id)."""
 
 __all__ = [
     "RandomizationResult",
     "TTestResult",
+    "bootstrap_interval",
+    "effect_size",
+    "holm",
     "paired_differences",
     "paired_t_test",
+    "randomised_tukey_hsd",
     "randomization_test",
+    "t_interval",
+    "t_test_power",
+    "topic_set_size",
 ]
 
 #: Above this many queries the randomization test samples sign patterns instead
@@ -85,13 +108,50 @@ class RandomizationResult:
     exact: bool
 
 
-def paired_differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
+def _keyed(x: object) -> dict | None:
+    """The scores of a pandas Series or a mapping as ``{query id: score}``, else None."""
+    if isinstance(x, Mapping):
+        return dict(x)
+    index = getattr(x, "index", None)
+    if index is not None and hasattr(x, "to_numpy") and getattr(x, "ndim", 1) == 1:
+        if not index.is_unique:
+            raise ValueError(
+                f"query ids must be unique, got {index[index.duplicated()][0]!r} twice"
+            )
+        return dict(zip(index.tolist(), x.to_numpy().tolist()))
+    return None
+
+
+def _by_query(a: object, b: object) -> tuple[list, list]:
+    """Pair two query-indexed score lists by id (sorted), refusing unmatched ids."""
+    ka, kb = _keyed(a), _keyed(b)
+    if (ka is None) != (kb is None):
+        which = "a" if ka is not None else "b"
+        raise ValueError(
+            f"{which} is indexed by query id and the other is not: pass both as "
+            "pandas Series (or mappings) keyed by query id, or both as plain sequences"
+        )
+    if ka is None or kb is None:
+        return a, b  # type: ignore[return-value]
+    only_a, only_b = sorted(set(ka) - set(kb), key=str), sorted(set(kb) - set(ka), key=str)
+    if only_a or only_b:
+        raise ValueError(
+            f"a and b must score the same queries: {len(only_a)} only in a "
+            f"{only_a[:5]}, {len(only_b)} only in b {only_b[:5]}"
+        )
+    ids = sorted(ka, key=str)
+    return [ka[q] for q in ids], [kb[q] for q in ids]
+
+
+def paired_differences(a: Scores, b: Scores) -> np.ndarray:
     r"""Per-query differences :math:`\delta_q = a_q - b_q` of two paired score lists.
 
     Parameters
     ----------
-    a, b : sequence of float
-        Scores of systems A and B on the same queries, in the same order.
+    a, b : sequence of float, pandas Series or mapping
+        Scores of systems A and B on the same queries. Series and mappings are
+        paired by query id (and returned in sorted id order); plain sequences
+        by position.
 
     Returns
     -------
@@ -101,14 +161,18 @@ def paired_differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the lengths differ, fewer than two queries are given, or a score is
-        not finite (NaN or infinite).
+        If the lengths or the query ids differ, only one of ``a`` and ``b`` is
+        keyed by query id, fewer than two queries are given, or a score is not
+        finite (NaN or infinite).
 
     Examples
     --------
     >>> paired_differences([0.5, 0.25], [0.25, 0.25]).tolist()
     [0.25, 0.0]
+    >>> paired_differences({"q2": 0.5, "q1": 0.25}, {"q1": 0.25, "q2": 0.25}).tolist()
+    [0.0, 0.25]
     """
+    a, b = _by_query(a, b)
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if x.ndim != 1 or y.ndim != 1 or len(x) != len(y):
@@ -125,7 +189,7 @@ def paired_differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     return x - y
 
 
-def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTestResult:
+def paired_t_test(a: Scores, b: Scores) -> TTestResult:
     r"""Student's paired t-test of A against B over queries, two-sided.
 
     With :math:`n` differences :math:`\delta_q = a_q - b_q`, their mean
@@ -139,8 +203,9 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TTestResult:
 
     Parameters
     ----------
-    a, b : sequence of float
-        Per-query scores of systems A and B (same queries, same order).
+    a, b : sequence of float, pandas Series or mapping
+        Per-query scores of systems A and B, paired as in
+        :func:`paired_differences`.
 
     Returns
     -------
@@ -181,8 +246,8 @@ def _sign_patterns(n: int) -> np.ndarray:
 
 
 def randomization_test(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Scores,
+    b: Scores,
     n_resamples: int = 100_000,
     seed: int = 0,
 ) -> RandomizationResult:
@@ -205,13 +270,15 @@ def randomization_test(
         p = \frac{1 + \#\{\text{drawn } \varepsilon :
                    |\bar\delta_\varepsilon| \ge |\bar\delta|\}}{1 + B}.
 
-    Means within a relative :math:`10^{-9}` of :math:`|\bar\delta|` count as equal,
-    so rounding in the sums does not decide a tie.
+    Means within :math:`10^{-9}` times the mean absolute difference of
+    :math:`|\bar\delta|` count as equal, so rounding in the sums does not decide a
+    tie (a mean that is 0 up to rounding gives p = 1).
 
     Parameters
     ----------
-    a, b : sequence of float
-        Per-query scores of systems A and B (same queries, same order).
+    a, b : sequence of float, pandas Series or mapping
+        Per-query scores of systems A and B, paired as in
+        :func:`paired_differences`.
     n_resamples : int
         :math:`B`, the number of random sign patterns when not exact.
     seed : int
@@ -240,7 +307,7 @@ def randomization_test(
         raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
     n = len(d)
     observed = float(d.mean())
-    threshold = abs(observed) * (1 - 1e-9)
+    threshold = abs(observed) - 1e-9 * float(np.abs(d).mean())
     if n <= EXACT_MAX_QUERIES:
         means = np.abs(_sign_patterns(n) @ d) / n
         hits = int(np.count_nonzero(means >= threshold))
@@ -252,3 +319,261 @@ def randomization_test(
         signs = rng.choice(np.array([-1.0, 1.0]), size=(size, n))
         hits += int(np.count_nonzero(np.abs(signs @ d) / n >= threshold))
     return RandomizationResult(observed, (hits + 1) / (n_resamples + 1), n_resamples, False)
+
+
+def _check_confidence(confidence: float) -> float:
+    if not (isinstance(confidence, float | int) and 0 < confidence < 1):
+        raise ValueError(f"confidence must be a number between 0 and 1, got {confidence!r}")
+    return float(confidence)
+
+
+def t_interval(a: Scores, b: Scores, confidence: float = 0.95) -> tuple[float, float]:
+    r"""Student's t confidence interval of the mean paired difference :math:`\bar\delta`.
+
+    .. math:: \bar\delta \pm t_{(1 + c)/2,\,n-1}\,\frac{s}{\sqrt{n}}
+
+    with :math:`s` the sample standard deviation of the :math:`n` differences
+    and :math:`t_{p,\nu}` the :math:`p` quantile of Student's t with
+    :math:`\nu` degrees of freedom (the interval of :func:`scipy.stats.ttest_rel`).
+
+    Parameters
+    ----------
+    a, b : sequence of float, pandas Series or mapping
+        Paired as in :func:`paired_differences`.
+    confidence : float, default 0.95
+        :math:`c`, the coverage of the interval.
+
+    Returns
+    -------
+    tuple of float
+        Lower and upper end.
+
+    Examples
+    --------
+    Differences 0.1, 0.2, 0.3: mean 0.2, s / √n = 0.1 / √3, t = 4.303 (2 df).
+
+    >>> [round(x, 4) for x in t_interval([0.6, 0.7, 0.8], [0.5, 0.5, 0.5])]
+    [-0.0484, 0.4484]
+    """
+    c = _check_confidence(confidence)
+    d = paired_differences(a, b)
+    n = len(d)
+    half = float(stdtrit(n - 1, (1 + c) / 2)) * float(d.std(ddof=1)) / math.sqrt(n)
+    mean = float(d.mean())
+    return mean - half, mean + half
+
+
+def bootstrap_interval(
+    a: Scores,
+    b: Scores,
+    confidence: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    r"""Percentile bootstrap confidence interval of the mean paired difference.
+
+    Draw :math:`B` resamples of the :math:`n` differences with replacement, take
+    the mean :math:`\bar\delta^{*}_b` of each, and return their
+    :math:`(1 - c)/2` and :math:`(1 + c)/2` quantiles (linear interpolation).
+    The same seed gives the interval of :func:`scipy.stats.bootstrap` with
+    ``method="percentile"`` and ``rng=numpy.random.default_rng(seed)``.
+
+    Parameters
+    ----------
+    a, b : sequence of float, pandas Series or mapping
+        Paired as in :func:`paired_differences`.
+    confidence : float, default 0.95
+        :math:`c`.
+    n_resamples : int, default 10000
+        :math:`B`.
+    seed : int, default 0
+        Seed of :func:`numpy.random.default_rng`.
+
+    Returns
+    -------
+    tuple of float
+        Lower and upper end.
+    """
+    c = _check_confidence(confidence)
+    if not (isinstance(n_resamples, int | np.integer) and n_resamples >= 1):
+        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    d = paired_differences(a, b)
+    rng = np.random.default_rng(seed)
+    means = d[rng.integers(0, len(d), (n_resamples, len(d)))].mean(axis=-1)
+    low, high = np.quantile(means, [(1 - c) / 2, (1 + c) / 2])
+    return float(low), float(high)
+
+
+def effect_size(a: Scores, b: Scores) -> float:
+    r"""Cohen's :math:`d_z`: the mean paired difference in standard deviations of the differences.
+
+    .. math::
+
+        d_z = \frac{\bar\delta}{s}, \qquad
+        s = \sqrt{\frac{\sum_q (\delta_q - \bar\delta)^2}{n - 1}}
+
+    It equals :math:`t / \sqrt{n}` of the paired t-test, so it does not grow with
+    the number of queries.
+
+    Examples
+    --------
+    >>> round(effect_size([0.6, 0.7, 0.8], [0.5, 0.5, 0.5]), 12)
+    2.0
+    """
+    d = paired_differences(a, b)
+    s = float(d.std(ddof=1))
+    if s == 0.0:
+        raise ValueError(f"all {len(d)} differences equal {d[0]!r}: d_z is undefined")
+    return float(d.mean()) / s
+
+
+def holm(pvalues: Sequence[float]) -> np.ndarray:
+    r"""Holm's step-down adjustment of a family of :math:`m` p-values.
+
+    Sort them, :math:`p_{(1)} \le \dots \le p_{(m)}`; the adjusted values are
+
+    .. math:: \tilde p_{(i)} = \min\Bigl(1, \max_{j \le i} (m - j + 1)\, p_{(j)}\Bigr),
+
+    returned in the input's order. Rejecting where :math:`\tilde p \le \alpha`
+    keeps the chance of any false rejection at most :math:`\alpha`.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1 or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError(f"pvalues must be a flat list of numbers in [0, 1], got {pvalues!r}")
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    steps = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(steps, 1.0)
+    return out
+
+
+def randomised_tukey_hsd(
+    scores: np.ndarray, n_resamples: int = 10_000, seed: int = 0
+) -> np.ndarray:
+    r"""Randomised Tukey HSD p-values of every pair of :math:`m` systems (Carterette 2012).
+
+    ``scores[i, q]`` is system :math:`i`'s score on query :math:`q`. Under the
+    null hypothesis that all systems are equally good, the scores of one query
+    could belong to any system. Each resample permutes every query's scores
+    across the systems at random and records the range
+    :math:`r^{*} = \max_i \bar x^{*}_i - \min_i \bar x^{*}_i` of the system means.
+    The p-value of a pair is the share of resamples whose range reaches the pair's
+    observed difference, counting the observed assignment as one of them:
+
+    .. math:: p_{ij} = \frac{1 + \#\{b : r^{*}_b \ge |\bar x_i - \bar x_j|\}}{1 + B}.
+
+    Comparing with the largest difference of each resample controls the chance of
+    any false rejection among all pairs at once.
+
+    Parameters
+    ----------
+    scores : array of shape (m, n)
+        :math:`m \ge 2` systems, :math:`n \ge 2` queries, finite values.
+    n_resamples : int, default 10000
+        :math:`B`.
+    seed : int, default 0
+        Seed of :func:`numpy.random.default_rng`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Symmetric (m, m) matrix of p-values, 1 on the diagonal.
+    """
+    x = np.asarray(scores, dtype=float)
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
+        raise ValueError(f"scores must have shape (systems >= 2, queries >= 2), got {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("scores must be finite")
+    if not (isinstance(n_resamples, int | np.integer) and n_resamples >= 1):
+        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    m, n = x.shape
+    means = x.mean(axis=1)
+    observed = np.abs(means[:, None] - means[None, :])
+    rng = np.random.default_rng(seed)
+    ranges = np.empty(n_resamples)
+    cols = np.arange(n)
+    for start in range(0, n_resamples, 1_000):  # in blocks, to bound memory
+        size = min(1_000, n_resamples - start)
+        perm = rng.permuted(np.broadcast_to(np.arange(m)[:, None], (size, m, n)), axis=1)
+        shuffled = x[perm, cols].mean(axis=2)
+        ranges[start : start + size] = shuffled.max(axis=1) - shuffled.min(axis=1)
+    threshold = observed * (1 - 1e-9)
+    hits = np.count_nonzero(ranges[None, None, :] >= threshold[:, :, None], axis=2)
+    p = (hits + 1) / (n_resamples + 1)
+    np.fill_diagonal(p, 1.0)
+    return p
+
+
+def t_test_power(n: int, difference: float, sd: float, alpha: float = 0.05) -> float:
+    r"""Power of the two-sided paired t-test with :math:`n` queries.
+
+    If the true mean difference is :math:`\Delta` and the differences have
+    standard deviation :math:`\sigma`, the t statistic follows a noncentral t
+    distribution with :math:`n - 1` degrees of freedom and noncentrality
+    :math:`\lambda = \sqrt{n}\,\Delta/\sigma`. The power is the chance that
+    :math:`|t|` exceeds the critical value :math:`t_{1-\alpha/2,\,n-1}`:
+
+    .. math::
+
+        1 - \beta = P(T_{n-1,\lambda} > t_{1-\alpha/2}) + P(T_{n-1,\lambda} < -t_{1-\alpha/2}).
+
+    Examples
+    --------
+    >>> round(t_test_power(50, 0.05, 0.15), 4)
+    0.6371
+    """
+    from scipy.stats import nct
+
+    if not (isinstance(n, int | np.integer) and n >= 2):
+        raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    if not (math.isfinite(sd) and sd > 0):
+        raise ValueError(f"sd must be a positive number, got {sd!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    crit = float(stdtrit(n - 1, 1 - alpha / 2))
+    lam = math.sqrt(n) * abs(difference) / sd  # the power is symmetric in the sign
+    far = float(nct.cdf(-crit, n - 1, lam))  # the tail opposite the true difference
+    if not math.isfinite(far):  # scipy fails far out in that tail; bound it instead
+        bound = float(nct.cdf(crit, n - 1, lam))  # P(T < -crit) <= P(T < crit)
+        if not bound < 1e-15:
+            raise ValueError(f"the power for n={n}, difference={difference}, sd={sd} failed")
+        far = 0.0
+    return min(1.0, float(nct.sf(crit, n - 1, lam)) + far)
+
+
+def topic_set_size(
+    difference: float, sd: float, alpha: float = 0.05, power: float = 0.8, n_max: int = 100_000
+) -> int:
+    r"""Fewest queries with which the paired t-test detects a true difference :math:`\Delta`.
+
+    The smallest :math:`n \ge 2` with :func:`t_test_power` :math:`\ge 1 - \beta`
+    (Sakai's topic-set size design for the paired t-test). A first guess comes
+    from the normal approximation
+    :math:`n \approx \bigl((z_{1-\alpha/2} + z_{1-\beta})\,\sigma/\Delta\bigr)^2`.
+
+    Examples
+    --------
+    >>> topic_set_size(0.05, 0.15)
+    73
+    """
+    from scipy.special import ndtri
+
+    if not (math.isfinite(difference) and difference != 0):
+        raise ValueError(f"difference must be a non-zero number, got {difference!r}")
+    if not 0 < power < 1:
+        raise ValueError(f"power must be between 0 and 1, got {power!r}")
+    guess = ((ndtri(1 - alpha / 2) + ndtri(power)) * sd / abs(difference)) ** 2
+    n = max(2, int(guess) - 2)
+    while t_test_power(n, difference, sd, alpha) < power:
+        n += 1
+        if n > n_max:
+            raise ValueError(f"more than n_max = {n_max} queries needed")
+    while n > 2 and t_test_power(n - 1, difference, sd, alpha) >= power:
+        n -= 1
+    return n

@@ -26,6 +26,8 @@ from __future__ import annotations
 import mmap
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
@@ -34,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from .codes import first_repeat
+from .inputs import Raw, resolve
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,10 +53,13 @@ __all__ = [
     "locate",
     "raise_on_repeat",
     "read_table",
+    "VALUE_COLUMNS",
 ]
 
 QRELS_COLUMNS = ("qid", "iter", "docno", "grade")
 RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")
+VALUE_COLUMNS = {"qrels": "grade", "run": "score"}
+"""The numeric column of each kind of table."""
 Source = Union[str, os.PathLike, "pd.DataFrame", pl.DataFrame]
 BOM = b"\xef\xbb\xbf"
 OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
@@ -80,7 +86,21 @@ def _spec(kind: str) -> tuple[tuple[str, ...], str]:
     return (QRELS_COLUMNS, "grade") if kind == "qrels" else (RUN_COLUMNS, "score")
 
 
-def single_separator(path: Path) -> bytes | None:
+@contextmanager
+def _mapped(data: Path | bytes) -> Iterator[bytes | mmap.mmap]:
+    """A file's bytes, memory-mapped (``b""`` when empty), or the bytes given."""
+    if isinstance(data, bytes):
+        yield data
+        return
+    with open(data, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size == 0:
+            yield b""
+            return
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            yield mm
+
+
+def single_separator(path: Path | bytes) -> bytes | None:
     """The one byte (space or tab) that separates every field, or ``None`` when the
     file needs the general path (both separators, CR, VT, FF or a byte-order mark).
 
@@ -88,19 +108,16 @@ def single_separator(path: Path) -> bytes | None:
     afterwards: they leave an empty (null) field or a ragged line, which polars
     reports, and the file then takes the general path.
     """
-    with open(path, "rb") as fh:
-        if os.fstat(fh.fileno()).st_size == 0:
+    with _mapped(path) as mm:
+        if len(mm) == 0 or mm[:3] == BOM or any(mm.find(c) >= 0 for c in OTHER_SPACE):
             return None
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            if mm[:3] == BOM or any(mm.find(c) >= 0 for c in OTHER_SPACE):
-                return None
-            has_tab, has_space = mm.find(b"\t") >= 0, mm.find(b" ") >= 0
+        has_tab, has_space = mm.find(b"\t") >= 0, mm.find(b" ") >= 0
     if has_tab and has_space:
         return None
     return b"\t" if has_tab else b" "
 
 
-def no_empty_field(path: Path, sep: bytes, chunk: int = 1 << 23) -> bool:
+def no_empty_field(path: Path | bytes, sep: bytes, chunk: int = 1 << 23) -> bool:
     """Whether a single-separator file has no leading, trailing or doubled
     separator, that is, no empty field.
 
@@ -110,7 +127,7 @@ def no_empty_field(path: Path, sep: bytes, chunk: int = 1 << 23) -> bool:
     <= 32 (a separator or a newline); only such pairs are then looked at.
     """
     code = sep[0]
-    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+    with _mapped(path) as mm:
         data = np.frombuffer(mm, dtype=np.uint8)
         try:
             if data[0] == code or data[-1] == code:
@@ -127,10 +144,10 @@ def no_empty_field(path: Path, sep: bytes, chunk: int = 1 << 23) -> bool:
             part = None
 
 
-def has_comment(path: Path) -> bool:
+def has_comment(path: Path | bytes) -> bool:
     """Whether a line of the file starts with ``#`` (a comment, which the reader
     must then look for; it is slower when asked to)."""
-    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+    with _mapped(path) as mm:
         first = mm.find(b"#")  # one byte: a fast scan; most files have none
         return first == 0 or (first > 0 and mm.find(b"\n#", first - 1) >= 0)
 
@@ -202,6 +219,14 @@ def _general(raw: bytes, kind: str, chunk: int = 1 << 23) -> pl.DataFrame | None
     return pl.concat(frames) if frames else None
 
 
+def usable(values: np.ndarray | float, kind: str) -> np.ndarray:
+    """Which values a table may hold: finite grades; a run's scores may also be
+    ``-inf`` or ``inf`` (trec_eval reads them with ``atof`` and ranks them last or
+    first, as rerankers expect), never NaN (which has no rank)."""
+    values = np.asarray(values, dtype=float)
+    return ~np.isnan(values) if kind == "run" else np.isfinite(values)
+
+
 def first_bad_line(raw: bytes, origin: str, kind: str) -> str:
     """Describe the first malformed line: ``FILE:LINE: what is wrong (the line)``.
 
@@ -241,32 +266,36 @@ def first_bad_line(raw: bytes, origin: str, kind: str) -> str:
             return (
                 f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is not a number: {shown!r}"
             )
-        if not np.isfinite(value):
-            return f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is not finite: {shown!r}"
+        if not usable(value, kind):
+            what = "NaN" if kind == "run" else "not finite"
+            return f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is {what}: {shown!r}"
     if n_lines == 0:
         return f"{origin}: the {kind} file has no data line"
     return f"{origin}: could not be read as a {kind} file"
 
 
-def _read_file(path: Path, kind: str) -> Table:
-    if not path.is_file():
+def _read_file(path: Path | bytes, kind: str, origin: str = "") -> Table:
+    """A plain file (memory-mapped) or its bytes (``origin`` names them) as a Table."""
+    if isinstance(path, Path) and not path.is_file():
         raise ValueError(f"{kind} file not found: {path}")
-    origin = str(path)
+    origin = origin or str(path)
+
+    def content() -> bytes:
+        return path if isinstance(path, bytes) else path.read_bytes()
+
     sep = single_separator(path)
     if sep is not None and kind == "run" and not no_empty_field(path, sep):
         sep = None
     df = _polars(path, sep, kind, has_comment(path)) if sep is not None else None
     raw = None
     if df is None:  # the general path: runs of any whitespace, comments, extra fields
-        raw = path.read_bytes()
+        raw = content()
         df = _general(raw[len(BOM) :] if raw.startswith(BOM) else raw, kind)
     if df is None or len(df) == 0:
-        raise ValueError(
-            first_bad_line(raw if raw is not None else path.read_bytes(), origin, kind)
-        )
+        raise ValueError(first_bad_line(raw if raw is not None else content(), origin, kind))
     values = df.get_column(df.columns[2]).to_numpy()
-    if not np.isfinite(values).all():
-        raise ValueError(first_bad_line(path.read_bytes(), origin, kind))
+    if not usable(values, kind).all():
+        raise ValueError(first_bad_line(content(), origin, kind))
     return Table(df.get_column("qid"), df.get_column("docno"), values, origin)
 
 
@@ -314,15 +343,17 @@ def _numbers(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> np.n
         values = np.asarray(col.to_numpy(), dtype=float)
     except (TypeError, ValueError):
         values = None
-    if values is None or not np.isfinite(values).all():
+    kind = "run" if name == "score" else "qrels"
+    if values is None or not usable(values, kind).all():
         for label, v in zip(index, col.to_list()):
             try:
                 ok = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
-                ok = ok and bool(np.isfinite(float(v)))
+                ok = ok and bool(usable(float(v), kind))
             except (TypeError, ValueError):
                 ok = False
             if not ok:
-                raise ValueError(f"{origin}: {name} of row {label!r} is {v!r}, not a finite number")
+                what = "a number (or -inf, inf)" if kind == "run" else "a finite number"
+                raise ValueError(f"{origin}: {name} of row {label!r} is {v!r}, not {what}")
     return values  # type: ignore[return-value]
 
 
@@ -347,12 +378,15 @@ def _read_frame(frame: pd.DataFrame | pl.DataFrame, kind: str) -> Table:
 
 
 def read_table(source: Source, kind: str) -> Table:
-    """A qrels (``kind="qrels"``) or run (``kind="run"``) file or DataFrame as a :class:`Table`."""
-    if isinstance(source, pl.DataFrame) or is_pandas_frame(source):
-        return _read_frame(source, kind)
-    if not isinstance(source, (str, os.PathLike)):
-        raise ValueError(f"{kind} must be a file path or a DataFrame, got {type(source).__name__}")
-    return _read_file(Path(source), kind)
+    """A qrels (``kind="qrels"``) or run (``kind="run"``) as a :class:`Table`: a file,
+    ``-``, a pipe, a compressed or Parquet file, a DataFrame, a dict or namedtuples
+    (:mod:`dcglab.inputs`)."""
+    source = resolve(source, kind)
+    if isinstance(source, Raw):
+        return _read_file(source.data, kind, source.origin)
+    if isinstance(source, Path):
+        return _read_file(source, kind)
+    return _read_frame(source, kind)  # type: ignore[arg-type]
 
 
 def qrels_table(source: Source) -> Table:

@@ -28,6 +28,10 @@ def plot_grades(rankings: dict[str, Sequence[float]], k: int | None = None) -> F
         ranks = np.arange(1, len(grades) + 1)
         colors = ["#1f77b4" if k is None or r <= k else "#8c8c8c" for r in ranks]  # grey: 3.4:1
         ax.bar(ranks, grades, color=colors)
+        ax.axhline(0, color="black", lw=0.8)
+        for r, grade in zip(ranks, grades):
+            if grade == 0:  # an empty slot would read as a missing rank
+                ax.text(r, 0.05, "0", ha="center", va="bottom", fontsize=8)
         ax.set_title(name)
         ax.set_xticks(ranks)
         ax.set_xlabel("rank")
@@ -43,7 +47,8 @@ def plot_discounts(discounts: Sequence[DiscountSpec] = ARTICLE_DISCOUNTS, n: int
     styles = ("-", "--", "-.", ":")
     for j, spec in enumerate(discounts):
         d = Discount.parse(spec)
-        ax.plot(ranks, d.weights(n), styles[j % 4], marker="o", ms=3, label=d.label())
+        label = f"geometric (RBP), p={d.p:g}" if d.kind == "geometric" else d.label()
+        ax.plot(ranks, d.weights(n), styles[j % 4], marker="o", ms=3, label=label)
     ax.set_xlabel("rank i")
     ax.set_ylabel("weight")
     ax.set_xticks([1, 5, 10, 15, 20] if n == 20 else ranks[:: max(1, n // 5)])
@@ -67,6 +72,7 @@ def plot_cutoffs(grades: Sequence[float], discount: DiscountSpec = "log2") -> Fi
     )
     left.set_xlabel("cutoff k")
     left.set_ylabel("cumulative DCG (linear gain)")
+    left.set_ylim(bottom=0)
     left.legend(frameon=False)
     for gain, style in (("linear", "-o"), ("exponential", "--s")):
         gd, gi = curves(grades, gain=gain, discount=discount)
@@ -112,7 +118,7 @@ def plot_reversal_growth(
     left = np.atleast_1d(axes)[0]
     left.plot(bases, 100 * np.asarray(shares, dtype=float), "-o", ms=4)
     left.set_xscale("log")
-    left.set_xlabel("base a of the exponential gain a^rel − 1")
+    left.set_xlabel("base a of the exponential gain a^r − 1")
     left.set_ylabel("reversed pairs (%)")
     left.set_ylim(bottom=0)
     _plain_log_ticks(left, bases)
@@ -120,7 +126,7 @@ def plot_reversal_growth(
         right = np.atleast_1d(axes)[1]
         right.bar(cutoffs, 100 * np.asarray(cutoff_shares, dtype=float), color="#1f77b4")
         right.set_xticks(list(cutoffs))
-        right.set_xlabel("cutoff k (linear against 2^rel − 1)")
+        right.set_xlabel("cutoff k (linear against 2^r − 1)")
         right.set_ylabel("reversed pairs (%)")
     fig.tight_layout()
     return fig

@@ -1,11 +1,19 @@
 r"""nDCG where the data lives: the batch evaluation run by DuckDB or Spark.
 
 One SQL query (:func:`dcglab.engines.sql.evaluation_sql`) does the ranking,
-the join with the qrels and the sums; the engine runs it next to the data and
-returns one row per query. The gains come from :func:`dcglab.batch.level_gains`
-and the division with its IDCG = 0 policy from
-:func:`dcglab.measures.ndcg_ratio`, so every formula stays in one place. The
-values equal :func:`dcglab.batch.evaluate`'s (and trec_eval's) to 1e-12.
+trec_eval's ``-M`` and ``-J``, the join with the qrels and the sums, added in
+trec_eval's order; the engine runs it next to the data and returns one row per
+query. The gains come from :func:`dcglab.batch.level_gains`, the discounts
+from :mod:`dcglab.discounts` (:func:`dcglab.engines.sql.discount_rows`) and the
+division with its IDCG = 0 policy from :func:`dcglab.measures.ndcg_ratio`, so
+every formula stays in one place, and the printed values equal those of
+:func:`dcglab.batch.evaluate` and of trec_eval 10.0.
+
+Each engine is an adapter (:class:`dcglab.engines.adapter.Adapter`):
+:class:`~dcglab.engines.duckdb_adapter.DuckDBAdapter` and
+:class:`~dcglab.engines.spark_adapter.SparkAdapter`. Text files and DataFrames
+are read by :mod:`dcglab.trec`, the default path's reader, so every path accepts
+and refuses the same input.
 
 Examples
 --------
@@ -24,309 +32,67 @@ from __future__ import annotations
 import os
 import uuid
 import warnings
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
-from ..batch import NEGATIVE_GRADES, BatchIdeal, BatchResult, Ties, check_option, level_gains
-from ..discounts import Discount, DiscountSpec
+from ..batch import check_conventions, level_gains
+from ..discounts import DiscountSpec
 from ..gains import GainSpec
-from ..measures import ZERO_POLICIES, ZeroPolicy, ndcg_ratio
-from ..trec import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run
-from .sql import MISSING, TIES, dcg_measures, evaluation_sql, gains_sql, ideal_name, sum_columns
+from ..measures import ZeroPolicy, ndcg_ratio
+from ..options import (
+    FRACTIONAL_GRADES,
+    MISSING,
+    NEGATIVE_GRADES,
+    SCORE_PRECISIONS,
+    BatchIdeal,
+    FractionalGrades,
+    Missing,
+    NegativeGrades,
+    ScorePrecision,
+    Ties,
+    check_option,
+)
+from ..result import BatchResult
+from .adapter import Adapter, EngineError, Opened, check_rows, open_view, projected
+from .duckdb_adapter import DuckDBAdapter
+from .spark_adapter import SparkAdapter, import_spark, local_spark
+from .sql import depths, discount_rows, evaluation_sql, gains_sql, sum_columns
 
 Engine = Literal["duckdb", "spark"]
-ENGINES = ("duckdb", "spark")
-PARQUET_SUFFIXES = (".parquet", ".pq")
+ADAPTERS: dict[str, Callable[..., Adapter]] = {
+    "duckdb": lambda connection=None, spark=None, config=None: DuckDBAdapter(connection, config),
+    "spark": lambda connection=None, spark=None, config=None: SparkAdapter(spark),
+}
+"""Each engine's adapter, built from :func:`evaluate`'s engine arguments."""
+ENGINES = tuple(ADAPTERS)
 
-__all__ = ["ENGINES", "EngineError", "evaluate", "evaluate_files", "evaluation_sql"]
+__all__ = [
+    "ENGINES",
+    "EngineError",
+    "evaluate",
+    "evaluate_files",
+    "evaluation_sql",
+    "gains_of",
+    "local_spark",
+]
 
 
-class EngineError(ValueError):
-    """An engine is missing or rejected the input (a ``ValueError``, as bad input is)."""
-
-
-def _import(engine: str):
+def check_max_docs(max_docs: object) -> int | None:
+    """``max_docs`` as an int (``None``: no limit): a whole number >= 1, as on the
+    default path (``np.int64(5)`` and ``5.0`` are 5; ``True`` and 2.5 are errors)."""
+    if max_docs is None:
+        return None
     try:
-        if engine == "duckdb":
-            import duckdb
-
-            return duckdb
-        import pyspark.sql
-
-        return pyspark.sql
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        pkg = "duckdb" if engine == "duckdb" else "pyspark (and a Java runtime)"
-        raise EngineError(f"engine={engine!r} needs {pkg}: pip install {pkg.split()[0]}") from exc
-
-
-def _is_parquet(path: Path) -> bool:
-    return path.is_dir() or path.suffix.lower() in PARQUET_SUFFIXES
-
-
-def _quote(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
-
-
-class _DuckDB:
-    """Views and queries on one DuckDB connection (the relations' own, if given)."""
-
-    def __init__(self, connection: Any = None, config: dict | None = None) -> None:
-        self.duckdb = _import("duckdb")
-        self.con = connection
-        self.config = config or {}
-        self.anchor: tuple[Any, str] | None = None  # a relation that runs SQL on its connection
-        self.views: list[str] = []
-
-    def _connection(self):
-        if self.con is None:
-            self.con = self.duckdb.connect(config=self.config)
-        return self.con
-
-    def sql(self, text: str) -> list[tuple]:
-        try:
-            if self.anchor is not None:
-                rel, name = self.anchor
-                result = rel.query(name, text)
-            else:
-                result = self._connection().sql(text)
-            return result.fetchall() if result is not None else []
-        except self.duckdb.Error as exc:
-            raise EngineError(f"duckdb: {str(exc).splitlines()[0]}") from exc
-
-    def view(self, source: Any, kind: str) -> str:
-        name = f"dcglab_{kind}_{uuid.uuid4().hex[:8]}"
-        if isinstance(source, self.duckdb.DuckDBPyRelation):
-            if self.con is None and self.anchor is None:
-                self.anchor = (source, name)
-            source.create_view(name)
-        elif isinstance(source, pd.DataFrame):
-            if self.anchor is not None:
-                raise EngineError(f"{kind}: pass a DuckDB relation or a path with a relation")
-            self._connection().register(name, source)
-        else:
-            path = Path(source)
-            if not path.exists():
-                raise EngineError(f"{kind} file not found: {path}")
-            if _is_parquet(path):
-                glob = path / "**" / "*.parquet" if path.is_dir() else path
-                self.sql(f"CREATE TEMP VIEW {name} AS SELECT * FROM read_parquet({_quote(glob)})")
-            else:
-                self._trec_view(name, path, kind)
-        self.views.append(name)
-        return name
-
-    def _trec_view(self, name: str, path: Path, kind: str) -> None:
-        """A TREC text file: DuckDB's CSV reader on single spaces, else dcglab.trec."""
-        names = QRELS_COLUMNS if kind == "qrels" else RUN_COLUMNS
-        numeric = "grade" if kind == "qrels" else "score"
-        cols = ", ".join(f"'{c}': '{'DOUBLE' if c == numeric else 'VARCHAR'}'" for c in names)
-        try:
-            self._connection().sql(
-                f"CREATE TEMP TABLE {name} AS SELECT * FROM read_csv({_quote(path)}, "
-                f"delim=' ', header=false, quote='', escape='', auto_detect=false, "
-                f"null_padding=false, columns={{{cols}}})"
-            )
-            return
-        except self.duckdb.Error:
-            pass  # tabs, runs of spaces or a malformed line: the general reader decides
-        frame = read_qrels(path) if kind == "qrels" else read_run(path)
-        self._connection().register(name, frame)
-
-    def close(self) -> None:
-        for name in self.views:
-            for what in ("VIEW", "TABLE"):
-                try:
-                    self.sql(f"DROP {what} IF EXISTS {name}")
-                except EngineError:
-                    pass
-            if self.anchor is None and self.con is not None:
-                try:
-                    self.con.unregister(name)
-                except self.duckdb.Error:
-                    pass
-
-
-class _Spark:
-    """Temporary views and queries on one SparkSession."""
-
-    def __init__(self, session: Any = None) -> None:
-        self.sql_mod = _import("spark")
-        self.session = session
-        self.views: list[str] = []
-
-    def _session(self):
-        if self.session is None:
-            spark = self.sql_mod.SparkSession
-            self.session = spark.getActiveSession() or local_spark()
-        return self.session
-
-    def sql(self, text: str) -> list[tuple]:
-        from pyspark.errors import PySparkException
-
-        try:
-            return [tuple(row) for row in self._session().sql(text).collect()]
-        except PySparkException as exc:
-            raise EngineError(f"spark: {str(exc).splitlines()[0]}") from exc
-
-    def view(self, source: Any, kind: str) -> str:
-        name = f"dcglab_{kind}_{uuid.uuid4().hex[:8]}"
-        if isinstance(source, self.sql_mod.DataFrame):
-            if self.session is None:
-                self.session = source.sparkSession
-            frame = source
-        elif isinstance(source, pd.DataFrame):
-            value = "grade" if kind == "qrels" else "score"
-            if kind == "qrels" and value not in source and "relevance" in source:
-                source = source.rename(columns={"relevance": "grade"})
-            rows = zip(
-                source["qid"].astype(str), source["docno"].astype(str), source[value].astype(float)
-            )
-            schema = f"qid STRING, docno STRING, {value} DOUBLE"
-            frame = self._session().createDataFrame(list(rows), schema)
-        else:
-            path = Path(source)
-            if not path.exists():
-                raise EngineError(f"{kind} file not found: {path}")
-            if _is_parquet(path):
-                frame = self._session().read.parquet(str(path))
-            else:
-                frame = self._trec_frame(path, kind)
-        frame.createOrReplaceTempView(name)
-        self.views.append(name)
-        return name
-
-    def _trec_frame(self, path: Path, kind: str):
-        """A TREC text file split on any whitespace; bad lines are counted and reported."""
-        n = 4 if kind == "qrels" else 6
-        value, at = ("grade", 3) if kind == "qrels" else ("score", 4)
-        lines = self._session().read.text(str(path))
-        tmp = f"dcglab_lines_{uuid.uuid4().hex[:8]}"
-        lines.createOrReplaceTempView(tmp)
-        split = f"SELECT split(trim(value), '[ \\t]+') AS f FROM {tmp}"
-        bad = self.sql(
-            f"SELECT COUNT(*) FROM ({split}) AS s "
-            f"WHERE size(f) <> {n} OR TRY_CAST(f[{at}] AS DOUBLE) IS NULL"
-        )[0][0]
-        if bad:
-            raise EngineError(
-                f"{path}: {bad} line(s) are not {kind} lines ({n} fields, field {at + 1} a number)"
-            )
-        return self._session().sql(
-            f"SELECT f[0] AS qid, f[2] AS docno, CAST(f[{at}] AS DOUBLE) AS {value} FROM ({split})"
-        )
-
-    def close(self) -> None:
-        if self.session is not None:
-            for name in self.views:
-                self.session.catalog.dropTempView(name)
-
-
-QUIET_LOG4J = """\
-rootLogger.level = error
-rootLogger.appenderRef.stderr.ref = stderr
-appender.console.type = Console
-appender.console.name = stderr
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = spark: %p %c{1}: %m%n
-"""
-
-
-def local_spark(
-    master: str = "local[2]", memory: str = "2g", partitions: int = 8, quiet: bool = False
-):
-    """A local SparkSession for files and tests: no UI, few shuffle partitions.
-
-    ``quiet=True`` (the command line) starts the JVM with a log configuration
-    that prints errors only. On a cluster, build the session as usual and pass it
-    (or Spark DataFrames).
-    """
-    import tempfile
-
-    with warnings.catch_warnings():  # pyspark 4.3 warns that pandas 3 is new to it
-        warnings.simplefilter("ignore", FutureWarning)
-        from pyspark.sql import SparkSession
-
-    builder = SparkSession.builder
-    if quiet:
-        conf = Path(tempfile.gettempdir()) / "dcglab_spark_log4j2.properties"
-        conf.write_text(QUIET_LOG4J)
-        options = f"-Dlog4j2.configurationFile={conf.as_uri()}"
-        builder = builder.config("spark.driver.extraJavaOptions", options)
-    return (
-        builder.master(master)
-        .appName("dcglab")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", memory)
-        .config("spark.sql.shuffle.partitions", str(partitions))
-        .config("spark.default.parallelism", str(partitions))
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-
-
-def _columns(db, name: str, kind: str) -> str:
-    """Project a view onto ``qid, docno, grade|score``, naming what is missing."""
-    value = "grade" if kind == "qrels" else "score"
-    cols = _column_names(db, name)
-    if kind == "qrels" and value not in cols and "relevance" in cols:
-        value_expr = "relevance AS grade"
-    else:
-        value_expr = value
-    missing = {"qid", "docno", value} - set(cols)
-    if missing and value_expr == value:
-        raise EngineError(f"{kind} needs columns qid, docno, {value}; missing {sorted(missing)}")
-    return f"(SELECT qid, docno, {value_expr} FROM {name})"
-
-
-def _column_names(db, name: str) -> list[str]:
-    if isinstance(db, _DuckDB):
-        return [r[0] for r in db.sql(f"DESCRIBE SELECT * FROM {name}")]
-    return list(db._session().table(name).columns)
-
-
-def _check_rows(db, table: str, kind: str, value: str) -> None:
-    """Reject NULL ids, non-finite values and duplicate (qid, docno) pairs, in one pass."""
-    bad_value = (
-        f"qid IS NULL OR docno IS NULL OR {value} IS NULL "
-        f"OR isnan(CAST({value} AS DOUBLE) - CAST({value} AS DOUBLE))"
-    )
-    rows, bad, dup = db.sql(
-        "SELECT SUM(n), SUM(bad), MIN(CASE WHEN n > 1 THEN CONCAT(qid, ', ', docno) END) "
-        "FROM (SELECT CAST(qid AS STRING) AS qid, CAST(docno AS STRING) AS docno, "
-        f"COUNT(*) AS n, SUM(CASE WHEN {bad_value} THEN 1 ELSE 0 END) AS bad "
-        f"FROM {table} AS t GROUP BY CAST(qid AS STRING), CAST(docno AS STRING)) AS pairs"
-    )[0]
-    if not rows:
-        raise EngineError(f"{kind} is empty")
-    if bad:
-        raise EngineError(f"{kind}: {bad} row(s) have a missing id or a non-finite {value}")
-    if dup is not None:
-        raise EngineError(f"{kind} lists ({dup}) more than once")
-
-
-def check_conventions(
-    measures: Sequence[str],
-    discount: DiscountSpec,
-    ideal: str,
-    ties: str,
-    zero_idcg: str,
-    missing: str = "ignore",
-    negative_grades: str = "gain",
-) -> None:
-    """Reject an unknown option before any data is read, naming the argument."""
-    dcg_measures(measures)
-    Discount.parse(discount)
-    ideal_name(ideal)
-    check_option("ties", ties, TIES)
-    check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
-    check_option("missing", missing, MISSING)
-    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
+        whole = not isinstance(max_docs, bool) and int(max_docs) == max_docs  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or max_docs < 1:  # type: ignore[operator]
+        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
+    return int(max_docs)  # type: ignore[call-overload]
 
 
 def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") -> np.ndarray:
@@ -335,6 +101,86 @@ def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") 
     documents): with ``negative_grades="unjudged"`` a negative grade gains 0, and a
     gain that is not a finite number is an error naming the grade."""
     return level_gains(np.asarray(grades, dtype=float), gain, negative_grades)[:-1]
+
+
+def _grades(db: Adapter, qv: Opened, rv: Opened, qrels: str, run: str, every: bool) -> np.ndarray:
+    """The distinct grades of the evaluated queries (``every``: of all the qrels,
+    ``-c``), ascending, from the tables read here or by the engine."""
+    if qv.frame is not None and (every or rv.frame is not None):
+        frame = qv.frame
+        if not every:
+            frame = frame.filter(pl.col("qid").is_in(rv.frame.get_column("qid").implode()))
+        return np.sort(frame.get_column("grade").unique().to_numpy())
+    where = (
+        ""
+        if every
+        else f" WHERE CAST(qid AS STRING) IN (SELECT CAST(qid AS STRING) FROM {run} AS u)"
+    )
+    rows = db.sql(f"SELECT DISTINCT CAST(grade AS DOUBLE) FROM {qrels} AS t{where}")
+    return np.sort(np.array([g for (g,) in rows], dtype=float))
+
+
+def _gains_table(grades: np.ndarray, origin: str, gain, negative: str, fractional: str) -> str:
+    """The ``gains(grade, gain, pooled)`` table of the qrels' grades, as SQL.
+
+    With ``fractional="truncate"`` each grade counts as its integer part, as
+    trec_eval reads it (C's ``atol``). ``pooled`` is whether a document with the
+    grade counts as judged for ``-J``: with ``negative="unjudged"`` a negative
+    grade is in the pool but not judged (trec_eval 10.0's ``RELVALUE_UNJUDGED``,
+    ``form_res_rels.c``).
+    """
+    read = np.trunc(grades) + 0.0 if fractional == "truncate" else grades  # + 0.0: no -0
+    pooled = read >= 0 if negative == "unjudged" else np.ones(len(read), dtype=bool)
+    try:
+        gains = gains_of(read, gain, negative)
+    except ValueError as exc:
+        raise ValueError(f"{origin}: {exc}") from None
+    return f"({gains_sql(grades, gains, pooled)})"
+
+
+def _refuse_missing(db: Adapter, qv: Opened, rv: Opened, qrels: str, run: str) -> None:
+    """Raise on the first qrels query (in byte order) without a run line, as
+    trec_eval does without ``-c``."""
+    if qv.frame is not None and rv.frame is not None:
+        qids = qv.frame.get_column("qid").unique()
+        absent = qids.filter(~qids.is_in(rv.frame.get_column("qid").unique().implode()))
+        qid = min(absent.to_list(), key=str.encode, default=None)
+    else:
+        (qid,) = db.sql(
+            f"SELECT MIN(CAST(qid AS STRING)) FROM {qrels} AS t "
+            f"WHERE CAST(qid AS STRING) NOT IN (SELECT CAST(qid AS STRING) FROM {run} AS u)"
+        )[0]
+    if qid is not None:
+        raise ValueError(
+            f"query {qid} of the qrels ({qv.origin}) has no line in the run ({rv.origin}), "
+            "which trec_eval refuses; -c (missing='zero') scores it 0, "
+            "missing='ignore' leaves it out"
+        )
+
+
+def _longest(db: Adapter, qv: Opened, rv: Opened, qrels: str, run: str) -> int:
+    """The most lines any query has in the run or in the qrels."""
+    if qv.frame is not None and rv.frame is not None:
+        return max(int(v.frame.get_column("qid").value_counts()["count"].max()) for v in (qv, rv))
+    (n,) = db.sql(
+        f"SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM {run} AS t GROUP BY qid "
+        f"UNION ALL SELECT COUNT(*) AS n FROM {qrels} AS u GROUP BY qid) AS c"
+    )[0]
+    return int(n or 0)
+
+
+def _discounts_table(db: Adapter, discount, depth: tuple[int | None, int | None], longest) -> str:
+    """The ``discounts(rnk, mul, div)`` table for as many ranks as any list needs:
+    ``depth`` (:func:`dcglab.engines.sql.depths`), or ``longest()`` where that is
+    ``None``."""
+    system, best = depth
+    n = max(system or 0, best or 0)
+    if system is None or best is None:
+        n = max(n, longest())
+    rnk, mul, div = zip(*discount_rows(discount, max(n, 1)))
+    name = f"dcglab_discounts_{uuid.uuid4().hex[:8]}"
+    db.frame_view(pl.DataFrame({"rnk": rnk, "mul": mul, "div": div}), name)
+    return name
 
 
 def evaluate(
@@ -348,10 +194,12 @@ def evaluate(
     ideal: BatchIdeal = "judged",
     ties: Ties = "trec",
     zero_idcg: ZeroPolicy = "error",
-    missing: Literal["ignore", "zero"] = "ignore",
-    negative_grades: Literal["gain", "unjudged"] = "gain",
+    missing: Missing = "ignore",
+    negative_grades: NegativeGrades = "gain",
     max_docs: int | None = None,
     judged_only: bool = False,
+    score_precision: ScorePrecision = "double",
+    fractional_grades: FractionalGrades = "keep",
     connection: Any = None,
     spark: Any = None,
     config: dict | None = None,
@@ -367,14 +215,25 @@ def evaluate(
     Parameters
     ----------
     qrels, run
-        A TREC file or Parquet file/folder path, a pandas DataFrame, a DuckDB
-        relation (``engine="duckdb"``) or a Spark DataFrame (``engine="spark"``).
-        Columns: ``qid, docno, grade`` (or ``relevance``) and ``qid, docno, score``.
+        A TREC file or Parquet file/folder path, a pandas or polars DataFrame, a
+        DuckDB relation (``engine="duckdb"``) or a Spark DataFrame
+        (``engine="spark"``). Columns: ``qid, docno, grade`` (or ``relevance``)
+        and ``qid, docno, score``. Text files and DataFrames are read by
+        :func:`dcglab.trec.read_table`, as on the default path.
     measures : sequence of str
-        ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``...
+        ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``,
+        ``dcg_cut.K``; any other measure is an error naming the engine.
     engine : {"duckdb", "spark"}, default ``"duckdb"``
     gain, discount, ideal, ties, zero_idcg, missing, negative_grades, max_docs, judged_only
-        As in :func:`dcglab.batch.evaluate` (trec_eval's ``-c``, ``-M``, ``-J``).
+        As in :func:`dcglab.batch.evaluate` (trec_eval's ``-c``, ``-M``, ``-J``):
+        ``max_docs`` cuts each ranking first, then ``judged_only`` drops the
+        documents that are not judged, as trec_eval 10.0 does.
+    score_precision : {"double", "float32"}, default ``"double"``
+        Scores compared as doubles (trec_eval 10.0) or rounded to float32 first
+        (trec_eval 9.x, pytrec_eval, ir_measures).
+    fractional_grades : {"keep", "truncate"}, default ``"keep"``
+        Grades used as they are, or truncated toward zero as trec_eval reads
+        them (2.5 is 2, -0.5 is 0).
     connection : duckdb.DuckDBPyConnection, optional
         DuckDB connection to use; by default a new in-memory one (or the
         relations' own connection).
@@ -385,8 +244,9 @@ def evaluate(
         DuckDB settings for a new connection, e.g. ``{"memory_limit": "8GB",
         "temp_directory": "/tmp/duck"}`` for out-of-core runs.
     check : bool, default True
-        Reject NULL ids, non-finite values and duplicate (qid, docno) pairs, as
-        :func:`dcglab.batch.evaluate` does; this costs one more pass over the run.
+        For Parquet and the engine's own tables: reject missing ids, non-finite
+        values and repeated (qid, docno) pairs, as the reader does for text;
+        this costs one more pass over the run.
 
     Returns
     -------
@@ -399,54 +259,61 @@ def evaluate(
         For bad conventions or input; :class:`EngineError` (a ``ValueError``)
         when the engine is missing or the engine rejects the input.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    check_conventions(measures, discount, ideal, ties, zero_idcg, missing, negative_grades)
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1
-    ):
-        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
-    db = _DuckDB(connection, config) if engine == "duckdb" else _Spark(spark)
+    check_option("engine", engine, ENGINES)
+    check_conventions(measures, discount, ideal, ties, zero_idcg)
+    sum_columns(measures, ideal, engine)  # a measure the engines lack, before any data
+    check_option("missing", missing, MISSING)
+    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
+    check_option("score_precision", score_precision, SCORE_PRECISIONS)
+    check_option("fractional_grades", fractional_grades, FRACTIONAL_GRADES)
+    max_docs = check_max_docs(max_docs)
+    db = ADAPTERS[engine](connection=connection, spark=spark, config=config)
     try:
-        q = _columns(db, db.view(qrels, "qrels"), "qrels")
-        r = _columns(db, db.view(run, "run"), "run")
+        qv = open_view(db, qrels, "qrels")
+        rv = open_view(db, run, "run", None if qv.frame is None else qv.frame.get_column("qid"))
+        q, r = projected(db, qv.name, "qrels"), projected(db, rv.name, "run")
         if check:
-            _check_rows(db, q, "qrels", "grade")
-            _check_rows(db, r, "run", "score")
-        grades = np.array(
-            [g for (g,) in db.sql(f"SELECT DISTINCT CAST(grade AS DOUBLE) FROM {q} AS t")],
-            dtype=float,
-        )
+            for table, kind, view in ((q, "qrels", qv), (r, "run", rv)):
+                if view.frame is None:
+                    check_rows(db, table, kind)
+        if missing == "error":
+            _refuse_missing(db, qv, rv, q, r)
+        grades = _grades(db, qv, rv, q, r, missing == "zero")
         if len(grades) == 0:
-            raise EngineError("qrels is empty")
-        table = f"({gains_sql(grades, gains_of(grades, gain, negative_grades))})"
+            raise ValueError(
+                f"no query is in both the qrels ({qv.origin}) and the run ({rv.origin})"
+            )
         text = evaluation_sql(
             measures,
-            discount=discount,
+            dialect=db.dialect,
             ideal=ideal,
             ties=ties,
             missing=missing,
             max_docs=max_docs,
             judged_only=judged_only,
+            score_precision=score_precision,
             run=r,
             qrels=q,
-            gains=table,
+            gains=_gains_table(grades, qv.origin, gain, negative_grades, fractional_grades),
+            discounts=_discounts_table(
+                db,
+                discount,
+                depths(measures, ideal, ties, max_docs),
+                lambda: _longest(db, qv, rv, q, r),
+            ),
         )
         rows = db.sql(text)
     finally:
         db.close()
-    if not rows:
-        raise ValueError("no query is in both the qrels and the run")
-    return _result(rows, measures, ideal, zero_idcg)
+    return _result(rows, measures, ideal, zero_idcg, engine)
 
 
-def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy) -> BatchResult:
+def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy, engine: str):
     """Per-query sums from the engine to nDCG values, through :func:`ndcg_ratio`."""
-    cols = sum_columns(measures, ideal)
+    cols = sum_columns(measures, ideal, engine)
     dcg_cols = sorted({d for _, d, _ in cols})
     idcg_cols = sorted({i for _, _, i in cols if i is not None})
-    names = ["qid", *dcg_cols, *idcg_cols]
-    frame = pd.DataFrame.from_records(rows, columns=names)
+    frame = pd.DataFrame.from_records(rows, columns=["qid", *dcg_cols, *idcg_cols])
     frame["qid"] = frame["qid"].astype(object)
     order = sorted(range(len(frame)), key=lambda i: frame["qid"].iat[i].encode())
     frame = frame.iloc[order]
@@ -462,6 +329,14 @@ def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy) -> B
     return BatchResult(qids, out)
 
 
+def _cli_spark():
+    """The active SparkSession, or a quiet ``local[*]`` one (:func:`local_spark`)."""
+    with warnings.catch_warnings():  # pyspark warns that it does not know this pandas
+        warnings.simplefilter("ignore", FutureWarning)
+        active = import_spark().SparkSession.getActiveSession()
+        return active or local_spark("local[*]", quiet=True)
+
+
 def evaluate_files(
     qrels: str | os.PathLike,
     run: str | os.PathLike,
@@ -473,52 +348,42 @@ def evaluate_files(
     ideal: BatchIdeal = "judged",
     ties: Ties = "trec",
     zero_idcg: ZeroPolicy = "zero",
-    missing: Literal["ignore", "zero"] = "ignore",
-    negative_grades: Literal["gain", "unjudged"] = "gain",
-    relevance_level: float = 1,
+    missing: Missing = "ignore",
+    negative_grades: NegativeGrades = "gain",
     max_docs: int | None = None,
     judged_only: bool = False,
+    score_precision: ScorePrecision = "double",
+    fractional_grades: FractionalGrades = "keep",
+    relevance_level: float = 1,
 ) -> BatchResult:
     """The command line's entry point: :func:`evaluate` on two paths.
 
     It takes the keyword arguments of :func:`dcglab.batch.evaluate`, so the
-    command line can call either; ``relevance_level`` only matters for binary
-    measures, which the engines do not compute, and is ignored.
+    command line can call either; ``relevance_level`` (``-l``) only concerns the
+    binary measures, which the engines refuse, so it changes nothing here.
 
     DuckDB gets a new in-memory connection with its default settings; Spark
     gets the active session or a quiet ``local[*]`` one (:func:`local_spark`). Every failure,
     including a missing engine, is a ``ValueError`` with a one-line message.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    with warnings.catch_warnings():  # pyspark 4.3 warns that pandas 3 is new to it
-        warnings.simplefilter("ignore", FutureWarning)
-        spark = None
-        if engine == "spark":
-            sql_mod = _import("spark")
-            try:
-                spark = sql_mod.SparkSession.getActiveSession() or local_spark(
-                    "local[*]", quiet=True
-                )
-            except Exception as exc:  # Py4J / JVM start-up errors carry no common base class
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                raise EngineError(
-                    f"spark: could not start Spark (is Java installed?): {first}"
-                ) from exc
-            spark.sparkContext.setLogLevel("ERROR")
-        return evaluate(
-            qrels,
-            run,
-            measures,
-            engine=engine,
-            gain=gain,
-            discount=discount,
-            ideal=ideal,
-            ties=ties,
-            zero_idcg=zero_idcg,
-            missing=missing,
-            negative_grades=negative_grades,
-            max_docs=max_docs,
-            judged_only=judged_only,
-            spark=spark,
-        )
+    check_option("engine", engine, ENGINES)
+    check_conventions(measures, discount, ideal, ties, zero_idcg)
+    sum_columns(measures, ideal, engine)  # refuse a measure before Spark starts
+    return evaluate(
+        qrels,
+        run,
+        measures,
+        engine=engine,
+        gain=gain,
+        discount=discount,
+        ideal=ideal,
+        ties=ties,
+        zero_idcg=zero_idcg,
+        missing=missing,
+        negative_grades=negative_grades,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        score_precision=score_precision,
+        fractional_grades=fractional_grades,
+        spark=_cli_spark() if engine == "spark" else None,
+    )

@@ -1,90 +1,109 @@
 r"""The batch evaluation written once as SQL, for every engine that runs it.
 
-:func:`evaluation_sql` returns one query in the subset of SQL that DuckDB and
-Spark SQL share (``ROW_NUMBER`` windows, ``LEFT JOIN``, ``CASE``, ``LN``,
-``POWER``, ``CAST(... AS FLOAT)``), so the same text runs on both without a
-transpiler. It reads three tables:
+:func:`evaluation_sql` returns one query in the SQL that DuckDB and Spark SQL
+share (``ROW_NUMBER`` windows, ``LEFT JOIN``, ``CASE``, aggregate ``FILTER``);
+the one construct they spell differently, a sum in a given order, comes from
+the engine's :class:`Dialect`. It reads four tables:
 
-``run(qid, docno, score)``, ``qrels(qid, docno, grade)``, ``gains(grade, gain)``
+``run(qid, docno, score)``, ``qrels(qid, docno, grade)``,
+``gains(grade, gain, pooled)``, ``discounts(rnk, mul, div)``
 
 and returns, per evaluated query, the sums that nDCG divides: one ``dcg_K``
 column per cutoff (``dcg_all`` for the whole list) and one ``idcg_K`` column
-per ideal needed. The steps, each a common table expression:
+per ideal needed. The steps, each a common table expression, in trec_eval 10.0's
+order (``form_res_rels.c``):
 
-- ``run_rows``: scores as float32, ``-0.0`` made ``+0.0``
-  (mirrors :func:`dcglab.batch.sortable_bits`);
-- ``judged``: each judged document's gain, read from ``gains``
-  (:func:`dcglab.gains.gain_values` fills that table);
-- ``queries``: the queries evaluated, with ``-c`` all of the qrels
-  (:func:`dcglab.batch.prepare`);
-- ``ranked``: the rank, by score descending then docno descending as trec_eval
-  does (:func:`dcglab.batch.order_by_rank`);
-- ``scored``: each ranked document's gain, 0 when unjudged
-  (:func:`dcglab.batch.prepare`);
-- ``system``: DCG at each cutoff, the sum of gain times discount
-  (:func:`dcglab.measures.dcg_curve`);
-- ``ideal_ranked`` and ``ideal``: the gains sorted best first and their sums,
-  IDCG at each cutoff (:func:`dcglab.ideal.ideal_order`,
-  :func:`dcglab.measures.ideal_curve`).
+- ``run_rows``: scores as doubles (``score_precision="float32"``: as float32,
+  trec_eval 9.x), ``-0.0`` made ``+0.0``;
+- ``judged``: each judged document's gain and whether it counts as judged for
+  ``-J`` (both from the ``gains`` table, computed in Python);
+- ``queries``: the queries evaluated, with ``-c`` all of the qrels;
+- ``ranked_all``: the rank by score descending, then docno descending;
+- ``listed``: the top ``max_docs`` of each query (``-M``), then ``ranked``:
+  with ``-J`` only judged documents, ranked again in the same order;
+- ``scored``: each ranked document's gain, 0 when unjudged;
+- ``system``: DCG at each cutoff, the sum of gain times discount, added in rank
+  order as trec_eval adds it;
+- ``ideal_ranked`` and ``ideal``: the positive gains sorted best first and their
+  sums in that order, IDCG at each cutoff.
 
-The discount is the formula of :mod:`dcglab.discounts`, written by
-:func:`discount_sql`; the gains table is computed by
-:func:`dcglab.gains.gain_values` (so there is no gain formula in SQL at all),
-and the division with its IDCG = 0 policy is done by
+The discount of each rank is a table (:func:`discount_rows`) computed by
+:mod:`dcglab.discounts` in Python, and the gains table by
+:func:`dcglab.batch.level_gains`, so there is no gain or discount formula in
+SQL. Sums are added left to right in rank order, because a different order can
+change the last bit of a double and so, near a rounding boundary, a printed
+decimal. The division with its IDCG = 0 policy is done by
 :func:`dcglab.measures.ndcg_ratio` on the per-query sums. This module imports
 no engine.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
-from ..batch import parse_measures
 from ..discounts import Discount, DiscountSpec
+from ..measure_names import Measure, measure_specs
+from ..options import ideal_name
 
-MISSING = ("ignore", "zero")
-TIES = ("trec", "average")
-IDEAL_NAMES = {
-    "judged": "judged",
-    "judged-uncut": "judged-uncut",
-    "retrieved": "retrieved",
-    "qrels-cut": "judged",
-    "qrels": "judged-uncut",
-}
-"""The ``ideal`` options of :func:`dcglab.batch.evaluate` (older aliases last) and
-their names: the ideal from all judged documents, cut at k or not, or from the
-retrieved ones."""
-DCG_MEASURE = re.compile(r"^n?dcg(?:_cut_\d+)?$")
+FAMILIES = ("ndcg", "ndcg_cut", "dcg", "dcg_cut")
+"""The measure families the SQL computes."""
+SCORE_TYPES = {"double": "DOUBLE", "float32": "FLOAT"}
+"""The SQL type in which each ``score_precision`` compares scores."""
 
 
-def ideal_name(ideal: str) -> str:
-    """The name of an ``ideal`` option, aliases resolved.
+@dataclass(frozen=True)
+class Dialect:
+    """What one engine's SQL spells its own way: a sum in a given order.
+
+    ``ordered_sum(value, order, where)`` is an aggregate expression: the sum of
+    ``value`` over the group's rows where ``where`` holds, added left to right
+    in ascending ``order`` (0 for no row).
+    """
+
+    name: str
+    ordered_sum: Callable[[str, str, str], str]
+
+
+def _duckdb_sum(value: str, order: str, where: str) -> str:
+    return (
+        f"COALESCE(list_reduce(list({value} ORDER BY {order}) FILTER (WHERE {where}), "
+        "lambda a, b: a + b, CAST(0 AS DOUBLE)), CAST(0 AS DOUBLE))"
+    )
+
+
+def _spark_sum(value: str, order: str, where: str) -> str:
+    return (
+        f"aggregate(array_sort(collect_list(struct({order} AS o, {value} AS v)) "
+        f"FILTER (WHERE {where})), CAST(0 AS DOUBLE), (acc, x) -> acc + x.v)"
+    )
+
+
+DUCKDB = Dialect("duckdb", _duckdb_sum)
+SPARK = Dialect("spark", _spark_sum)
+
+
+def dcg_measures(measures: Iterable[str], engine: str = "duckdb") -> list[Measure]:
+    """:func:`dcglab.measure_names.measure_specs`, limited to what the SQL computes:
+    the DCG family (:data:`FAMILIES`) under the evaluation's one gain.
 
     Examples
     --------
-    >>> ideal_name("qrels-cut"), ideal_name("qrels")
-    ('judged', 'judged-uncut')
+    >>> [(m.name, m.k) for m in dcg_measures(["ndcg_cut.5,10", "nDCG@3", "dcg"])]
+    [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('nDCG@3', 3), ('dcg', None)]
     """
-    if ideal not in IDEAL_NAMES:
-        raise ValueError(f"ideal must be one of {tuple(IDEAL_NAMES)}, got {ideal!r}")
-    return IDEAL_NAMES[ideal]
-
-
-def dcg_measures(measures: Iterable[str]) -> list[tuple[str, int | None]]:
-    """:func:`dcglab.batch.parse_measures`, limited to the DCG family the SQL computes.
-
-    Examples
-    --------
-    >>> dcg_measures(["ndcg_cut.5,10", "dcg"])
-    [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('dcg', None)]
-    """
-    wanted = parse_measures(measures)
-    other = [name for name, _ in wanted if not DCG_MEASURE.match(name)]
+    wanted = measure_specs(measures)
+    other = [
+        name
+        for name in dict.fromkeys(measures)
+        if any(m.family not in FAMILIES or m.gain is not None for m in measure_specs([name]))
+    ]
     if other:
         raise ValueError(
-            f"the SQL engines compute ndcg, ndcg_cut.K, dcg and dcg_cut.K; got {other}: "
-            "the in-process evaluator (dcglab.batch.evaluate) computes the others"
+            f"engine {engine!r} does not compute {', '.join(other)}: the engines compute "
+            "ndcg, ndcg_cut.K, dcg and dcg_cut.K (nDCG@K) under one gain; the default "
+            "path computes the others"
         )
     return wanted
 
@@ -103,52 +122,42 @@ def double(x: float) -> str:
     return f"CAST('{float(x)!r}' AS DOUBLE)"
 
 
-def discount_sql(discount: DiscountSpec, rank: str = "rnk") -> str:
-    r"""The discount weight of the integer column ``rank`` as a SQL expression.
+def discount_rows(discount: DiscountSpec, n: int) -> list[tuple[int, float, float]]:
+    r"""``(rank, mul, div)`` for ranks ``1..n``: a rank's term is ``gain * mul / div``.
 
-    Each branch is the formula of one function of :mod:`dcglab.discounts`,
-    computed in double precision (the rank is cast before any division, so no
-    engine divides integers):
-
-    - ``log:b`` mirrors :func:`~dcglab.discounts.log_discount`,
-      :math:`\ln b / \ln(i + 1)`;
-    - ``jk:b`` mirrors :func:`~dcglab.discounts.jk_discount`, 1 for
-      :math:`i < b`, else :math:`\ln b / \ln \max(i, b)`;
-    - ``geometric:p`` mirrors :func:`~dcglab.discounts.geometric_discount`,
-      :math:`p^{i-1}`;
-    - ``reciprocal`` mirrors :func:`~dcglab.discounts.reciprocal_discount`,
-      :math:`1 / i`.
+    For ``log2`` the term is trec_eval's :math:`g / \log_2(i + 1)` (``m_ndcg.c``
+    divides by C's ``log2``, which :func:`math.log2` calls), so ``mul`` is 1 and
+    ``div`` the logarithm; for any other discount ``mul`` is the weight of
+    :meth:`dcglab.discounts.Discount.weights` and ``div`` is 1. Multiplying or
+    dividing by 1 is exact, so each term is computed exactly as written.
 
     Examples
     --------
-    >>> discount_sql("log2")
-    "LN(CAST('2.0' AS DOUBLE)) / LN(CAST(rnk + 1 AS DOUBLE))"
-    >>> discount_sql("reciprocal", "r")
-    "CAST('1.0' AS DOUBLE) / CAST(r AS DOUBLE)"
+    >>> discount_rows("log2", 3)
+    [(1, 1.0, 1.0), (2, 1.0, 1.584962500721156), (3, 1.0, 2.0)]
+    >>> discount_rows("reciprocal", 2)
+    [(1, 1.0, 1.0), (2, 0.5, 1.0)]
     """
     d = Discount.parse(discount)
-    i = f"CAST({rank} AS DOUBLE)"
-    if d.kind == "log":
-        return f"LN({double(d.base)}) / LN(CAST({rank} + 1 AS DOUBLE))"
-    if d.kind == "jk":
-        b = double(d.base)
-        return f"CASE WHEN {i} < {b} THEN {double(1.0)} ELSE LN({b}) / LN(GREATEST({i}, {b})) END"
-    if d.kind == "geometric":
-        return f"POWER({double(d.p)}, {i} - {double(1.0)})"
-    return f"{double(1.0)} / {i}"
+    if d.kind == "log" and d.base == 2.0:
+        return [(i, 1.0, math.log2(i + 1)) for i in range(1, n + 1)]
+    return [(i, float(w), 1.0) for i, w in enumerate(d.weights(n).tolist(), start=1)]
 
 
-def gains_sql(grades: Sequence[float], gains: Sequence[float]) -> str:
+def gains_sql(grades: Sequence[float], gains: Sequence[float], pooled: Sequence[bool]) -> str:
     """The gains table as an inline ``VALUES`` list (grades and gains as exact doubles).
 
     Examples
     --------
-    >>> print(gains_sql([0.0, 1.0], [0.0, 3.0]))  # doctest: +NORMALIZE_WHITESPACE
-    SELECT * FROM (VALUES (CAST('0.0' AS DOUBLE), CAST('0.0' AS DOUBLE)),
-    (CAST('1.0' AS DOUBLE), CAST('3.0' AS DOUBLE))) AS g(grade, gain)
+    >>> print(gains_sql([-1.0, 1.0], [0.0, 3.0], [False, True]))  # doctest: +NORMALIZE_WHITESPACE
+    SELECT * FROM (VALUES (CAST('-1.0' AS DOUBLE), CAST('0.0' AS DOUBLE), FALSE),
+    (CAST('1.0' AS DOUBLE), CAST('3.0' AS DOUBLE), TRUE)) AS g(grade, gain, pooled)
     """
-    rows = ",\n      ".join(f"({double(g)}, {double(v)})" for g, v in zip(grades, gains))
-    return f"SELECT * FROM (VALUES {rows}) AS g(grade, gain)"
+    rows = ",\n      ".join(
+        f"({double(g)}, {double(v)}, {'TRUE' if p else 'FALSE'})"
+        for g, v, p in zip(grades, gains, pooled)
+    )
+    return f"SELECT * FROM (VALUES {rows}) AS g(grade, gain, pooled)"
 
 
 def _label(k: int | None) -> str:
@@ -156,7 +165,7 @@ def _label(k: int | None) -> str:
 
 
 def sum_columns(
-    measures: Iterable[str], ideal: str = "judged"
+    measures: Iterable[str], ideal: str = "judged", engine: str = "duckdb"
 ) -> list[tuple[str, str, str | None]]:
     """For each measure, its output name and the DCG and IDCG columns it divides.
 
@@ -173,43 +182,97 @@ def sum_columns(
     """
     uncut = ideal_name(ideal) == "judged-uncut"
     out = []
-    for name, k in dcg_measures(measures):
-        if name.startswith("dcg"):
-            out.append((name, f"dcg_{_label(k)}", None))
+    for m in dcg_measures(measures, engine):
+        if m.family.startswith("dcg"):
+            out.append((m.name, f"dcg_{_label(m.k)}", None))
             continue
-        cut = None if uncut else k
-        out.append((name, f"dcg_{_label(k)}", f"idcg_{_label(cut)}"))
+        cut = None if uncut else m.k
+        out.append((m.name, f"dcg_{_label(m.k)}", f"idcg_{_label(cut)}"))
     return out
 
 
-def _sums(columns: Iterable[str], prefix: str, weight: str) -> str:
-    """``SUM`` of ``gain * weight`` up to each cutoff named in ``columns``."""
+def depths(
+    measures: Sequence[str], ideal: str, ties: str, max_docs: int | None
+) -> tuple[int | None, int | None]:
+    """How many ranks the system's list and the ideal need (``None``: all).
+
+    Only the top max(K) ranks matter, unless a measure has no cutoff, the ideal
+    comes from everything retrieved or is never cut, or tied groups are averaged
+    (a group may straddle the cutoff); ``max_docs`` caps the system's list.
+
+    Examples
+    --------
+    >>> depths(["ndcg_cut.5,10"], "judged", "trec", 7)
+    (7, 10)
+    >>> depths(["ndcg"], "judged", "trec", None)
+    (None, None)
+    """
+    cuts = [m.k for m in measure_specs(measures)]
+    name = ideal_name(ideal)
+    top = None if None in cuts else max(cuts)
+    system = None if name == "retrieved" or ties == "average" else top
+    if max_docs is not None:
+        system = max_docs if system is None else min(system, max_docs)
+    return system, (None if name == "judged-uncut" else top)
+
+
+def _sums(dialect: Dialect, columns: Iterable[str], prefix: str) -> str:
+    """The ordered sum of ``term`` up to each cutoff named in ``columns``."""
     lines = []
     for col in sorted(set(columns), key=lambda c: (c.endswith("_all"), len(c), c)):
         k = col[len(prefix) + 1 :]
-        term = f"gain * ({weight})"
-        if k != "all":
-            term = (
-                f"CASE WHEN rnk <= {int(k)}\n"
-                f"                  THEN {term}\n"
-                f"                  ELSE {double(0.0)} END"
-            )
-        lines.append(f"SUM({term}) AS {col}")
+        where = "TRUE" if k == "all" else f"rnk <= {int(k)}"
+        lines.append(f"{dialect.ordered_sum('term', 'rnk', where)} AS {col}")
     return ",\n         ".join(lines)
+
+
+def _ranking(ties: str, max_docs: int | None, judged_only: bool, depth: int | None) -> str:
+    """The CTEs from ``ranked_all`` to ``scored``: trec_eval's ``-M``, then ``-J``."""
+    listed = "ranked_all" if max_docs is None else f"ranked_all WHERE place <= {int(max_docs)}"
+    if judged_only:  # the judged documents of the top M, in the same order, ranked again
+        ranked = (
+            "SELECT t.qid, t.docno, t.s,\n"
+            "         ROW_NUMBER() OVER (PARTITION BY t.qid ORDER BY t.place) AS rnk\n"
+            f"  FROM (SELECT * FROM {listed}) AS t\n"
+            "  JOIN judged AS k ON k.qid = t.qid AND k.docno = t.docno\n"
+            "  WHERE k.pooled"
+        )
+    else:
+        ranked = f"SELECT qid, docno, s, place AS rnk FROM {listed}"
+    top = "ranked" if depth is None else f"(SELECT * FROM ranked WHERE rnk <= {depth})"
+    gain = "COALESCE(j.gain, 0.0) AS gain"
+    if ties == "average":  # each group of equal scores shares its mean gain
+        gain = (
+            "AVG(COALESCE(j.gain, 0.0)) OVER (PARTITION BY t.qid, t.s) AS gain,\n"
+            "         COALESCE(j.gain, 0.0) AS raw_gain"
+        )
+    return f"""ranked_all AS (  -- rank: score descending, ties broken by docno descending
+  SELECT qid, docno, s,
+         ROW_NUMBER() OVER (PARTITION BY qid ORDER BY s DESC, docno DESC) AS place
+  FROM run_rows
+  WHERE qid IN (SELECT qid FROM queries)),
+ranked AS (  -- the top max_docs (-M), then with -J only judged documents
+  {ranked}),
+scored AS (  -- each ranked document's gain; unjudged documents gain 0
+  SELECT t.qid, t.rnk, {gain}
+  FROM {top} AS t
+  LEFT JOIN judged AS j ON j.qid = t.qid AND j.docno = t.docno)"""
 
 
 def evaluation_sql(
     measures: Sequence[str] = ("ndcg_cut.10",),
     *,
-    discount: DiscountSpec = "log2",
+    dialect: Dialect = DUCKDB,
     ideal: str = "judged",
     ties: str = "trec",
     missing: str = "ignore",
     max_docs: int | None = None,
     judged_only: bool = False,
+    score_precision: str = "double",
     run: str = "run",
     qrels: str = "qrels",
     gains: str = "gains",
+    discounts: str = "discounts",
 ) -> str:
     """The whole evaluation as one SQL query (see the module docstring).
 
@@ -217,22 +280,26 @@ def evaluation_sql(
     ----------
     measures : sequence of str
         As in :func:`dcglab.batch.evaluate`: ``ndcg``, ``ndcg_cut.K``, ``dcg``...
-    discount : str or Discount, default ``"log2"``
-        Written into the query by :func:`discount_sql`.
+    dialect : Dialect, default :data:`DUCKDB`
+        The engine's spelling of an ordered sum (:data:`DUCKDB`, :data:`SPARK`).
     ideal : {"judged", "judged-uncut", "retrieved"}
         Where IDCG comes from, as in :func:`dcglab.batch.evaluate` (which
         also accepts the older names ``"qrels-cut"`` and ``"qrels"``).
     ties : {"trec", "average"}
-        ``"trec"``: float32 score descending, then docno descending.
+        ``"trec"``: score descending, then docno descending.
         ``"average"``: each document gets the mean gain of the documents with
-        the same float32 score, as the batch evaluator does (scikit-learn's rule).
-    missing : {"ignore", "zero"}
-        ``"zero"`` also evaluates qrels queries absent from the run (``-c``).
+        the same score, as the batch evaluator does (scikit-learn's rule).
+    missing : {"ignore", "zero", "error"}
+        ``"zero"`` also evaluates qrels queries absent from the run (``-c``);
+        the caller refuses them for ``"error"``.
     max_docs : int, optional
         Keep each query's top ``max_docs`` ranked documents (trec_eval ``-M``).
     judged_only : bool, default False
-        Drop unjudged documents before ranking (trec_eval ``-J``).
-    run, qrels, gains : str
+        Then drop the documents that are not judged (trec_eval ``-J``): those
+        absent from the qrels and those whose grade's ``pooled`` is false.
+    score_precision : {"double", "float32"}, default ``"double"``
+        The type in which scores are compared (:data:`SCORE_TYPES`).
+    run, qrels, gains, discounts : str
         Names of the tables (or views) to read.
 
     Returns
@@ -241,85 +308,52 @@ def evaluation_sql(
         A ``SELECT`` with columns ``qid`` and the ``dcg_*`` / ``idcg_*`` sums
         named by :func:`sum_columns`, one row per evaluated query.
     """
-    ideal = ideal_name(ideal)
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {TIES}, got {ties!r}")
-    if missing not in MISSING:
-        raise ValueError(f"missing must be one of {MISSING}, got {missing!r}")
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
-    ):
-        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
-    wanted = dcg_measures(measures)
-    cols = sum_columns(measures, ideal)
+    name = ideal_name(ideal)
+    cols = sum_columns(measures, name, dialect.name)
     dcg_cols = sorted({d for _, d, _ in cols})
     idcg_cols = sorted({i for _, _, i in cols if i is not None})
-    weight = discount_sql(discount)
-    cuts = [k for _, k in wanted]
-    # Only the top max(K) ranks matter, unless a measure has no cutoff, the ideal
-    # comes from everything retrieved, or tied groups are averaged (a group may
-    # straddle the cutoff).
-    depth = None if None in cuts or ideal == "retrieved" or ties == "average" else max(cuts)
-    if max_docs is not None:
-        depth = int(max_docs) if depth is None else min(depth, int(max_docs))
-    in_run = "\n  WHERE qid IN (SELECT qid FROM run_rows)" if missing == "ignore" else ""
-    top = "ranked" if depth is None else f"(SELECT * FROM ranked WHERE rnk <= {depth})"
-    source = "run_rows"
-    if judged_only:
-        source = (
-            "(SELECT r.* FROM run_rows AS r\n"
-            "        JOIN judged AS k ON k.qid = r.qid AND k.docno = r.docno) AS kept"
-        )
-    gain = "COALESCE(j.gain, 0.0) AS gain"
-    if ties == "average":  # each group of equal float32 scores shares its mean gain
-        gain = (
-            "AVG(COALESCE(j.gain, 0.0)) OVER (PARTITION BY t.qid, t.score32) AS gain,\n"
-            "         COALESCE(j.gain, 0.0) AS raw_gain"
-        )
-    ideal_from = "SELECT qid, gain FROM judged"
-    if ideal == "retrieved":
-        raw = "raw_gain" if ties == "average" else "gain"
-        ideal_from = f"SELECT qid, {raw} AS gain FROM scored"
+    depth, ideal_depth = depths(measures, name, ties, max_docs)
+    score = SCORE_TYPES[score_precision]
+    in_run = "" if missing == "zero" else "\n  WHERE qid IN (SELECT qid FROM run_rows)"
     idcg_select = "".join(f",\n       COALESCE(i.{c}, 0.0) AS {c}" for c in idcg_cols)
-    ideal_ctes = ""
-    ideal_join = ""
+    ideal_ctes = ideal_join = ""
     if idcg_cols:
+        ideal_from = "SELECT qid, gain FROM judged"
+        if name == "retrieved":
+            raw = "raw_gain" if ties == "average" else "gain"
+            ideal_from = f"SELECT qid, {raw} AS gain FROM scored"
+        keep = "" if ideal_depth is None else f" WHERE rnk <= {ideal_depth}"
         ideal_ctes = f""",
-ideal_ranked AS (  -- the ideal: gains sorted best first (any order among equal gains)
+ideal_ranked AS (  -- the ideal: positive gains sorted best first
   SELECT qid, gain, ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC) AS rnk
   FROM ({ideal_from}) AS source
   WHERE gain > 0),
-ideal AS (  -- IDCG at each cutoff
-  SELECT qid,
-         {_sums(idcg_cols, "idcg", weight)}
-  FROM ideal_ranked
-  GROUP BY qid)"""
+ideal AS (  -- IDCG at each cutoff, added in rank order
+  SELECT t.qid,
+         {_sums(dialect, idcg_cols, "idcg")}
+  FROM (SELECT r.qid, r.rnk, r.gain * d.mul / d.div AS term
+        FROM (SELECT * FROM ideal_ranked{keep}) AS r
+        JOIN {discounts} AS d ON d.rnk = r.rnk) AS t
+  GROUP BY t.qid)"""
         ideal_join = "\nLEFT JOIN ideal AS i ON i.qid = q.qid"
     dcg_select = "".join(f",\n       COALESCE(s.{c}, 0.0) AS {c}" for c in dcg_cols)
     return f"""WITH
-run_rows AS (  -- float32 scores as trec_eval; adding +0.0 turns -0.0 into +0.0
+run_rows AS (  -- scores in the compared precision; adding +0.0 turns -0.0 into +0.0
   SELECT CAST(qid AS STRING) AS qid, CAST(docno AS STRING) AS docno,
-         CAST(score AS FLOAT) + CAST(0 AS FLOAT) AS score32
+         CAST(score AS {score}) + CAST(0 AS {score}) AS s
   FROM {run}),
-judged AS (  -- each judged document's gain
-  SELECT CAST(r.qid AS STRING) AS qid, CAST(r.docno AS STRING) AS docno, g.gain
+judged AS (  -- each judged document's gain, and whether -J keeps it
+  SELECT CAST(r.qid AS STRING) AS qid, CAST(r.docno AS STRING) AS docno, g.gain, g.pooled
   FROM {qrels} AS r JOIN {gains} AS g ON CAST(r.grade AS DOUBLE) = g.grade),
 queries AS (  -- evaluated: queries with judgments (and, without -c, a ranking)
   SELECT DISTINCT qid FROM judged{in_run}),
-ranked AS (  -- rank: score descending, ties broken by docno descending
-  SELECT qid, docno, score32,
-         ROW_NUMBER() OVER (PARTITION BY qid ORDER BY score32 DESC, docno DESC) AS rnk
-  FROM {source}
-  WHERE qid IN (SELECT qid FROM queries)),
-scored AS (  -- each ranked document's gain; unjudged documents gain 0
-  SELECT t.qid, t.rnk, {gain}
-  FROM {top} AS t
-  LEFT JOIN judged AS j ON j.qid = t.qid AND j.docno = t.docno),
-system AS (  -- DCG at each cutoff: sum of gain times discount
-  SELECT qid,
-         {_sums(dcg_cols, "dcg", weight)}
-  FROM scored
-  GROUP BY qid){ideal_ctes}
+{_ranking(ties, max_docs, judged_only, depth)},
+system AS (  -- DCG at each cutoff: gain times discount, added in rank order
+  SELECT t.qid,
+         {_sums(dialect, dcg_cols, "dcg")}
+  FROM (SELECT s.qid, s.rnk, s.gain * d.mul / d.div AS term
+        FROM scored AS s JOIN {discounts} AS d ON d.rnk = s.rnk) AS t
+  GROUP BY t.qid){ideal_ctes}
 SELECT q.qid{dcg_select}{idcg_select}
 FROM queries AS q
 LEFT JOIN system AS s ON s.qid = q.qid{ideal_join}

@@ -6,6 +6,7 @@ Each explorer's JavaScript recomputes with ``measures.js``, the JS twin of
 
 from .base import REGISTRY, Explorer
 from .collection import CranfieldExplorer
+from .comparing import PairedTestExplorer
 from .conventions import (
     GainReversalExplorer,
     GradedBinaryExplorer,
@@ -14,6 +15,7 @@ from .conventions import (
     UserModelExplorer,
 )
 from .core import CumulativeGainExplorer, CutoffExplorer, DiscountExplorer, NdcgExplorer
+from .pooling import PoolExplorer
 from .practice import CutoffChoiceExplorer, SwapExplorer
 from .quiz import QuizExplorer  # noqa: F401  (importing registers the quiz explorer)
 
@@ -30,6 +32,8 @@ __all__ = [
     "IdealSourceExplorer",
     "LogBaseExplorer",
     "NdcgExplorer",
+    "PairedTestExplorer",
+    "PoolExplorer",
     "SwapExplorer",
     "UserModelExplorer",
 ]

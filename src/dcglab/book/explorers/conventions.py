@@ -18,7 +18,7 @@ SKIP = "skip"
 
 
 class GainReversalExplorer(Explorer):
-    """A judged multiset (up to 9 grades), a cutoff and the gain base ``a``: how many
+    """A judged multiset (up to 9 grades from 0 to 3), a cutoff and the gain base ``a``: how many
     pairs of orderings linear gain and ``a**rel - 1`` rank in opposite orders."""
 
     name = "gain_reversals"
@@ -95,22 +95,25 @@ class IdealSourceExplorer(Explorer):
 
 
 class GradedBinaryExplorer(Explorer):
-    """Two rankings of six documents: AP (binary) against nDCG@6 (graded)."""
+    """Two rankings of six documents, U (``first``) and V (``second``): AP (binary)
+    against nDCG@k (graded), k = 6 unless set."""
 
     name = "graded_binary"
-    params = ("first", "second")
+    params = ("first", "second", "k")
     _esm = bundle("graded_binary.js")
     first = int_list([1, 1, 1, 3, 0, 0])
     second = int_list([3, 0, 1, 1, 1, 0])
+    k = t.Int(6).tag(sync=True)
 
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
+        k = state.get("k", 6)
         for name in ("first", "second"):
             r = state[name]
             out[f"ap_{name}"] = average_precision(r)
-            out[f"ndcg_linear_{name}"] = ndcg(r, 6, zero_idcg=SKIP)
-            out[f"ndcg_exponential_{name}"] = ndcg(r, 6, gain="exponential", zero_idcg=SKIP)
+            out[f"ndcg_linear_{name}"] = ndcg(r, k, zero_idcg=SKIP)
+            out[f"ndcg_exponential_{name}"] = ndcg(r, k, gain="exponential", zero_idcg=SKIP)
         return out
 
 

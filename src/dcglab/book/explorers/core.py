@@ -34,15 +34,17 @@ class CumulativeGainExplorer(Explorer):
 
 
 class DiscountExplorer(Explorer):
-    """Sliders for the base b and patience p redraw four discount curves."""
+    """Sliders for the base b and patience p redraw four discount curves, shown as
+    weights or as weights relative to rank 1 (``view``)."""
 
     name = "discounts"
-    params = ("base", "p", "n", "rank")
+    params = ("base", "p", "n", "rank", "view")
     _esm = bundle("discounts.js")
     base = t.Float(2.0).tag(sync=True)
     p = t.Float(0.8).tag(sync=True)
     n = t.Int(20).tag(sync=True)
     rank = t.Int(10).tag(sync=True)
+    view = t.Unicode("relative to rank 1").tag(sync=True)
 
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:

@@ -1,22 +1,45 @@
-// Chapter 11: mean nDCG@k of three models on Cranfield, recomputed from the embedded
+// Chapter 13: mean nDCG@k of three models on Cranfield, recomputed from the embedded
 // per-query top-100 code lists (code 1..4 judged, -1 judged non-relevant, 0 unjudged).
 const MODEL_NAMES = { bim: "BIM", tfidf: "TF-IDF", bm25: "BM25" };
-const CURVE_KS = [1, 2, 3, 5, 10, 15, 20, 30, 50, 100];
+const KMAX = 100;
+const KS = Array.from({ length: KMAX }, (_, i) => i + 1);
 
-// The decoded code lists, once per data object (decoding 675 strings at every move is waste).
-const decoded = new WeakMap();
-function codesOf(data) {
-  if (!decoded.has(data)) {
+// Per data object: the decoded code lists, and for each model and gain every query's
+// nDCG at k = 1..100 (one curves() call per query), so a cutoff change is a lookup.
+const cache = new WeakMap();
+function store(data) {
+  if (!cache.has(data)) {
     const runs = Object.fromEntries(Object.entries(data.runs).map(([m, r]) => [m, r.map(decodeCodes)]));
-    decoded.set(data, { runs, judged: data.judged.map(decodeCodes) });
+    cache.set(data, { runs, judged: data.judged.map(decodeCodes), curves: new Map() });
   }
-  return decoded.get(data);
+  return cache.get(data);
+}
+
+function ndcgCurves(data, model, gainName) {
+  const c = store(data), key = `${model}|${gainName}`;
+  if (!c.curves.has(key)) {
+    const gain = { map: data.gains[gainName] };
+    c.curves.set(key, c.runs[model].map((codes, q) => curves(codes, c.judged[q], gain, LOG2, KMAX).ndcg));
+  }
+  return c.curves.get(key);
 }
 
 function perQuery(data, model, k, gainName) {
-  const c = codesOf(data), gain = { map: data.gains[gainName] };
-  return c.runs[model].map((codes, q) => ndcgAt(codes, c.judged[q], k, gain, LOG2));
+  return ndcgCurves(data, model, gainName).map((v) => v[k - 1]);
 }
+
+// Fill the cache for every model and gain after the first drawing, one pair at a time.
+function warm(data) {
+  const todo = Object.keys(data.gains).flatMap((g) => Object.keys(MODEL_NAMES).map((m) => [m, g]));
+  const step = () => {
+    const next = todo.shift();
+    if (!next) return;
+    ndcgCurves(data, ...next);
+    setTimeout(step, 0);
+  };
+  setTimeout(step, 0);
+}
+const warmed = new WeakSet();
 
 export default explorer({
   name: "cranfield",
@@ -25,7 +48,7 @@ export default explorer({
   controls: (s) => [
     { param: "k", label: "cutoff k", min: 1, max: 100, step: 1 },
     { param: "gain", label: "gain", options: Object.keys(s.data.gains) },
-    { param: "versus", label: "flips against", options: Object.keys(s.data.gains) },
+    { param: "versus", label: "compare with gain", options: Object.keys(s.data.gains) },
   ],
   compute(s) {
     const out = {};
@@ -34,17 +57,59 @@ export default explorer({
     out.changes = directionChanges(pair(s.gain), pair(s.versus)).strict.length;
     return out;
   },
+  predict: {
+    question: (s) => `k rises from ${s.k} to 100. Does BM25's lead over TF-IDF grow, shrink or stay the same?`,
+    choices: ["grows", "shrinks", "the same"],
+    apply: (s) => Object.assign(s, { k: 100 }),
+    answer: (a, b) => {
+      const d = b.bm25 - b.tfidf - (a.bm25 - a.tfidf);
+      return d > 1e-12 ? "grows" : d < -1e-12 ? "shrinks" : "the same";
+    },
+    why: (a, b) => `BM25 − TF-IDF went from ${fmt(a.bm25 - a.tfidf)} to ${fmt(b.bm25 - b.tfidf)}; `
+      + "the gap chart below shows it at every k.",
+  },
   draw(out, s) {
-    const series = Object.keys(MODEL_NAMES).map((m) => ({
-      xs: CURVE_KS, label: MODEL_NAMES[m], markers: true, dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "",
-      ys: CURVE_KS.map((k) => mean(perQuery(s.data, m, k, s.gain))),
-    }));
+    if (!warmed.has(s.data)) { warmed.add(s.data); warm(s.data); }
+    const ticks = [1, 2, 5, 10, 20, 50, 100];
+    const row = h("div", { class: "dcglab-charts" });
+    const series = Object.keys(MODEL_NAMES).map((m) => {
+      const c = ndcgCurves(s.data, m, s.gain);
+      return { xs: KS, label: MODEL_NAMES[m], color: m === "bm25" ? "c0" : m === "tfidf" ? "c4" : "c3",
+        dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "", ys: KS.map((k) => mean(c.map((v) => v[k - 1]))) };
+    });
     series.push({ kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" });
-    out.append(chart(series, { title: `Mean nDCG@k, ${s.gain} gain (${s.data.judged.length} queries)`,
-                               xlabel: "cutoff k", xticks: [1, 10, 20, 50, 100], ymin: 0, ymax: 1 }));
+    row.append(chart(series, { title: `Mean nDCG@k, ${s.gain} gain (${s.data.judged.length} queries)`,
+      xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true, ymin: 0, ymax: 1, width: 400 }));
+    const gap = (gain) => {
+      const b = ndcgCurves(s.data, "bm25", gain), t = ndcgCurves(s.data, "tfidf", gain);
+      return KS.map((k) => mean(b.map((v, q) => v[k - 1] - t[q][k - 1])));
+    };
+    row.append(chart([
+      { xs: KS, ys: gap(s.gain), label: `BM25 − TF-IDF, ${s.gain}`, color: "c0" },
+      { xs: KS, ys: gap(s.versus), label: `BM25 − TF-IDF, ${s.versus}`, color: "c1", dash: "5,3" },
+      { kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" },
+    ], { title: "Mean gap BM25 − TF-IDF against k", xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true,
+         zero: true, width: 400 }));
+    const diff = (gain) => {
+      const b = perQuery(s.data, "bm25", s.k, gain), t = perQuery(s.data, "tfidf", s.k, gain);
+      return b.map((v, q) => v - t[q]);
+    };
+    const dx = diff(s.gain), dy = diff(s.versus);
+    const flips = new Set(directionChanges([perQuery(s.data, "bm25", s.k, s.gain), perQuery(s.data, "tfidf", s.k, s.gain)],
+      [perQuery(s.data, "bm25", s.k, s.versus), perQuery(s.data, "tfidf", s.k, s.versus)]).strict);
+    const keep = (pred) => dx.map((_, q) => q).filter((q) => pred(flips.has(q + 1)));
+    const same = keep((f) => !f), flip = keep((f) => f);
+    row.append(chart([
+      { xs: same.map((q) => dx[q]), ys: same.map((q) => dy[q]), points: true, color: "muted", label: "same direction",
+        open: same.map(() => true) },
+      { xs: flip.map((q) => dx[q]), ys: flip.map((q) => dy[q]), points: true, color: "c1", label: `flipped (${flip.length})`,
+        titles: flip.map((q) => `query ${q + 1}`) },
+    ], { title: `Each query at k = ${s.k}: BM25 − TF-IDF`, xlabel: `${s.gain} gain`, xmin: -1, xmax: 1, ymin: -1, ymax: 1,
+         xticks: [-1, 0, 1], zero: true, width: 400, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
+    out.append(row);
   },
   readouts: (s, r) => [
     [`BIM nDCG@${s.k} =`, "bim", fmt(r.bim)], ["TF-IDF =", "tfidf", fmt(r.tfidf)], ["BM25 =", "bm25", fmt(r.bm25)],
-    [`queries where BM25 vs TF-IDF flips (${s.gain} vs ${s.versus}):`, "changes", String(r.changes)],
+    [`queries where BM25 against TF-IDF flips (${s.gain} against ${s.versus} gain):`, "changes", String(r.changes)],
   ],
 });

@@ -1,22 +1,34 @@
 // Chapter 1: cumulative gain ignores order; binary judgments flatten grades.
 export default explorer({
   name: "cumulative_gain",
-  title: "Cumulative gain: change the grades and the cutoff",
+  title: "Cumulative gain: the sum of the top k grades",
   params: ["grades", "k"],
-  controls: (s) => listSliders(s, "grades").concat([cutoffSlider(s)]),
+  controls: (s) => [cutoffSlider(s)].concat(listSliders(s, "grades", { group: "The grades as sliders" })),
   compute: (s) => ({
     cg: cg(s.grades, s.k, "linear"),
     cg_binary: cg(relevant(s.grades), s.k, "linear"),
     dcg: dcgCurve(s.grades, "linear", LOG2)[Math.min(s.k, s.grades.length) - 1],
   }),
-  draw(out, s) {
-    const xs = s.grades.map((_, i) => i + 1);
-    out.append(chart([
-      { kind: "bar", xs: xs.slice(0, s.k), ys: s.grades.slice(0, s.k), color: "c0", label: `in the top ${s.k}` },
-      { kind: "bar", xs: xs.slice(s.k), ys: s.grades.slice(s.k), color: "muted", hollow: true, label: "below the cutoff" },
-    ], { title: "Grade at each rank", xlabel: "rank", xticks: xs, xmin: 0.5, xmax: s.grades.length + 0.5,
-         ymin: 0, ymax: 3.2 }));
+  ranking: (s, r) => ({
+    rows: [
+      { key: "system", title: "Graded: each bar is a document's grade", grades: s.grades, list: "grades" },
+      { key: "binary", kind: "ideal", title: "Binary: every grade above 0 counts 1", grades: relevant(s.grades) },
+    ],
+    gain: "linear", discount: null, k: s.k,
+    totals: [{ row: "system", label: `CG@${s.k} graded` }, { row: "binary", label: `CG@${s.k} binary` }],
+    ratio: `CG@${s.k} adds the top ${s.k} bars: ${s.grades.slice(0, s.k).join(" + ")} = ${fmt(r.cg, 0)}.`,
+  }),
+  presets: (s) => rankingPresets(s),
+  predict: {
+    question: (s) => `the documents at ranks 1 and ${Math.min(3, s.k)} trade places. `
+      + `Does CG@${s.k} go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, Math.min(2, s.k - 1)) }),
+    answer: (a, b) => direction(a, b, "cg"),
+    why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmt(a.cg, 0)} `
+      + `to ${fmt(b.cg, 0)}. DCG@${s.k}, which discounts by rank, went from ${fmt(a.dcg)} to ${fmt(b.dcg)}.`,
   },
+  draw() {},
   readouts: (s, r) => [
     [`CG@${s.k} (graded) =`, "cg", fmt(r.cg)],
     [`CG@${s.k} (binary) =`, "cg_binary", fmt(r.cg_binary)],

@@ -3,7 +3,7 @@ export default explorer({
   name: "cutoffs",
   title: "nDCG at each cutoff: change the grades and the highlighted k",
   params: ["grades", "k"],
-  controls: (s) => listSliders(s, "grades").concat([cutoffSlider(s, "grades", "highlighted k")]),
+  controls: (s) => [cutoffSlider(s, "grades", "highlighted k")],
   compute(s) {
     const n = s.grades.length;
     const lin = curves(s.grades, null, "linear", LOG2, n);
@@ -12,6 +12,25 @@ export default explorer({
       dcg: lin.dcg[s.k - 1], idcg: lin.idcg[s.k - 1],
       ndcg_linear: lin.ndcg[s.k - 1], ndcg_exponential: exp.ndcg[s.k - 1], drops: countDrops(lin.ndcg),
     };
+  },
+  ranking: (s, r) => ({
+    rows: [
+      { key: "system", title: "Your ranking", grades: s.grades, list: "grades" },
+      { key: "ideal", kind: "ideal", title: "Ideal ranking", grades: idealOrder(s.grades, "linear") },
+    ],
+    gain: "linear", discount: LOG2, k: s.k,
+    totals: [{ row: "system", label: `DCG@${s.k}` }, { row: "ideal", label: `IDCG@${s.k}` }],
+    ratio: r.ndcg_linear === null ? `nDCG@${s.k} is undefined: nothing is relevant, IDCG@${s.k} = 0.`
+      : `nDCG@${s.k} = ${fmt(r.dcg)} / ${fmt(r.idcg)} = ${fmt(r.ndcg_linear)} (linear gain): the dot at k on the right.`,
+  }),
+  presets: (s) => rankingPresets(s),
+  predict: {
+    question: (s) => `k goes from ${s.k} to ${s.k + 1}. DCG@k can only grow; does nDCG@k (linear) go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { k: Math.min(s.k + 1, s.grades.length) }),
+    answer: (a, b) => direction(a, b, "ndcg_linear"),
+    why: (a, b) => `nDCG went from ${fmt(a.ndcg_linear)} to ${fmt(b.ndcg_linear)}: DCG gained ${fmt(b.dcg - a.dcg)} `
+      + `and IDCG gained ${fmt(b.idcg - a.idcg)}. nDCG@k falls whenever the ideal gains more than the ranking does.`,
   },
   draw(out, s) {
     const n = s.grades.length;
@@ -23,21 +42,22 @@ export default explorer({
       { kind: "area", xs, ys: lin.idcg, y0s: lin.dcg, color: "c1", label: "gap to the ideal" },
       { xs, ys: lin.idcg, color: "ideal", dash: "5,3", label: "IDCG@k", markers: true },
       { xs, ys: lin.dcg, color: "c0", label: "DCG@k", markers: true },
-      { kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "highlighted k" },
-    ], { title: "Cumulative DCG (linear gain)", xlabel: "cutoff k", xticks: xs, width: 360 }));
-    const val = (c) => c.ndcg.map((v) => (v === null ? 0 : v));
+      { kind: "marker", xs: [s.k], ys: [0], color: "c3", label: "highlighted k" },
+    ], { title: "Cumulative DCG (linear gain)", xlabel: "cutoff k", xticks: xs, xmin: 0.5, xmax: n + 0.5, width: 400 }));
+    const undefinedAt = lin.ndcg.every((v) => v === null);
     row.append(chart([
-      { xs, ys: val(lin), label: "nDCG@k linear", markers: true },
-      { xs, ys: val(exp), label: "nDCG@k exponential", markers: true, dash: "5,3" },
-      { kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "highlighted k" },
-    ], { title: "nDCG at each cutoff", xlabel: "cutoff k", xticks: xs, ymin: 0, ymax: 1.05, width: 360 }));
+      { xs, ys: lin.ndcg, label: "nDCG@k linear", markers: true },
+      { xs, ys: exp.ndcg, label: "nDCG@k exponential", markers: true, dash: "5,3" },
+      { kind: "marker", xs: [s.k], ys: [0], color: "c3", label: "highlighted k" },
+    ], { title: "nDCG at each cutoff", xlabel: "cutoff k", xticks: xs, ymin: 0, ymax: 1.05, xmin: 0.5, xmax: n + 0.5, width: 400,
+         note: undefinedAt ? "undefined at every k: IDCG = 0" : "" }));
     out.append(row);
   },
   readouts: (s, r) => [
     [`DCG@${s.k} =`, "dcg", fmt(r.dcg)],
     [`IDCG@${s.k} =`, "idcg", fmt(r.idcg)],
-    [`nDCG@${s.k} linear =`, "ndcg_linear", fmt(r.ndcg_linear)],
-    ["exponential =", "ndcg_exponential", fmt(r.ndcg_exponential)],
+    [`nDCG@${s.k} linear =`, "ndcg_linear", fmtNdcg(r.ndcg_linear)],
+    ["exponential =", "ndcg_exponential", fmtNdcg(r.ndcg_exponential)],
     ["drops in nDCG (linear) as k grows:", "drops", String(r.drops)],
   ],
 });

@@ -2,8 +2,9 @@
 export default explorer({
   name: "discounts",
   title: "Discounts: change the base b, the patience p and the ranks shown",
-  params: ["base", "p", "n", "rank"],
+  params: ["base", "p", "n", "rank", "view"],
   controls: () => [
+    { param: "view", label: "weights shown", options: ["relative to rank 1", "absolute"] },
     { param: "base", label: "log base b", min: 1.5, max: 10, step: 0.5 },
     { param: "p", label: "patience p", min: 0.5, max: 0.95, step: 0.05 },
     { param: "n", label: "ranks shown", min: 5, max: 50, step: 1 },
@@ -20,16 +21,32 @@ export default explorer({
       reciprocal: at({ kind: "reciprocal" }),
     };
   },
+  predict: {
+    question: (s) => `the base b goes from ${s.base} to 10. Does the weight of rank ${s.rank} relative to rank 1, `
+      + "under 1/log_b(i+1), go up, down or stay the same?",
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { base: 10 }),
+    answer: (a, b) => direction(a, b, "log_relative"),
+    why: (a, b) => `It stays ${fmt(b.log_relative)}: changing b multiplies every weight by the same factor, `
+      + `so rank 1's weight changes too (the absolute weight went from ${fmt(a.log)} to ${fmt(b.log)}).`,
+  },
   draw(out, s) {
     const xs = Array.from({ length: s.n }, (_, i) => i + 1);
     const b = Number.isInteger(s.base) ? String(s.base) : s.base.toFixed(1);
+    const rel = s.view !== "absolute";
+    const curve = (d) => {
+      const w = weights(s.n, d);
+      return rel ? w.map((x) => x / w[0]) : w;
+    };
+    const ticks = [...new Set([1, 5, 10, 20, 30, 40, 50].filter((x) => x <= s.n).concat([s.rank, s.n]))].sort((x, y) => x - y);
     out.append(chart([
-      { xs, ys: weights(s.n, { kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
-      { xs, ys: weights(s.n, { kind: "jk", base: s.base }), label: `JK, b=${b}`, dash: "5,3" },
-      { xs, ys: weights(s.n, { kind: "geometric", p: s.p }), label: `patience p=${s.p.toFixed(2)}`, dash: "1,3" },
-      { xs, ys: weights(s.n, { kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
+      { xs, ys: curve({ kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
+      { xs, ys: curve({ kind: "jk", base: s.base }), label: `JK, b=${b}`, dash: "5,3" },
+      { xs, ys: curve({ kind: "geometric", p: s.p }), label: `patience p=${s.p.toFixed(2)}`, dash: "1,3" },
+      { xs, ys: curve({ kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
       { kind: "marker", xs: [s.rank], ys: [0], color: "marker", label: "inspected rank" },
-    ], { title: "Weight by rank", xlabel: "rank i", xticks: [...new Set([1, s.rank, s.n])], ymin: 0 }));
+    ], { title: rel ? "Weight by rank, relative to rank 1 (dashed line: a tenth)" : "Weight by rank",
+         xlabel: "rank i", xticks: ticks, ymin: 0, ymax: rel ? 1.05 : undefined, refs: rel ? [0.1] : [] }));
   },
   readouts: (s, r) => [
     [`rank ${s.rank}: 1/log_b(i+1) =`, "log", fmt(r.log)],

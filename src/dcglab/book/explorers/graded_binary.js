@@ -1,34 +1,59 @@
-// Chapter 8: AP (binary) against nDCG@6 (graded) for two rankings.
+// Chapter 8: AP (binary) against nDCG@k (graded) for two rankings, U and V.
 const RANKINGS = ["first", "second"];
+const NAMES = { first: "U", second: "V" };
+const kOf = (s) => s.k ?? 6;
+
+function pick(a, b) {
+  return a > b + 1e-12 ? "U" : b > a + 1e-12 ? "V" : "tie";
+}
 
 export default explorer({
   name: "graded_binary",
-  title: "Graded versus binary: build two rankings",
-  params: RANKINGS,
-  controls: (s) => RANKINGS.flatMap((name) => listSliders(s, name, { label: (i) => `${name}: rank ${i + 1}` })),
+  title: "Graded versus binary: two rankings, U and V",
+  params: ["first", "second", "k"],
+  controls: (s) => [cutoffSlider(s, "first", "cutoff k (nDCG)")].concat(RANKINGS.flatMap((name) =>
+    listSliders(s, name, { label: (i) => `${NAMES[name]}: rank ${i + 1} grade`, group: "The grades as sliders" }))),
   compute(s) {
     const out = {};
     for (const name of RANKINGS) {
       out[`ap_${name}`] = averagePrecision(s[name]);
-      out[`ndcg_linear_${name}`] = ndcgAt(s[name], null, 6, "linear", LOG2);
-      out[`ndcg_exponential_${name}`] = ndcgAt(s[name], null, 6, "exponential", LOG2);
+      out[`ndcg_linear_${name}`] = ndcgAt(s[name], null, kOf(s), "linear", LOG2);
+      out[`ndcg_exponential_${name}`] = ndcgAt(s[name], null, kOf(s), "exponential", LOG2);
     }
     return out;
   },
+  editable: RANKINGS,
+  ranking: (s) => ({
+    rows: RANKINGS.map((name) => ({ key: name, title: `Ranking ${NAMES[name]}`, grades: s[name], list: name })),
+    gain: "linear", discount: LOG2, k: kOf(s),
+  }),
+  presets: (s) => [
+    ["starting U and V", { first: s.first.slice(), second: s.second.slice() }],
+    ["U = V", { second: s.first.slice() }],
+    ["V reversed U", { second: s.first.slice().reverse() }],
+  ],
+  predict: {
+    question: () => "which ranking does AP prefer, and which does nDCG prefer? Commit to AP's choice first.",
+    choices: ["U", "V", "tie"],
+    answer: (a) => pick(a.ap_first, a.ap_second),
+    why: (a) => `AP: U ${fmt(a.ap_first)}, V ${fmt(a.ap_second)}. nDCG (linear): U ${fmtNdcg(a.ndcg_linear_first)}, `
+      + `V ${fmtNdcg(a.ndcg_linear_second)}. AP sees only relevant or not, so it prefers `
+      + `${pick(a.ap_first, a.ap_second)}; nDCG weighs grades and prefers ${pick(a.ndcg_linear_first ?? 0, a.ndcg_linear_second ?? 0)}.`,
+  },
   draw(out, s, r) {
-    const pick = (a, b) => (a > b + 1e-12 ? "first" : b > a + 1e-12 ? "second" : "tie");
-    out.append(table(["ranking", "grades", "AP", "nDCG@6 linear", "nDCG@6 exponential"], [
-      ["first", s.first.join(", "), fmt(r.ap_first), fmtNdcg(r.ndcg_linear_first), fmtNdcg(r.ndcg_exponential_first)],
-      ["second", s.second.join(", "), fmt(r.ap_second), fmtNdcg(r.ndcg_linear_second), fmtNdcg(r.ndcg_exponential_second)],
-      ["prefers", "", pick(r.ap_first, r.ap_second), pick(r.ndcg_linear_first ?? 0, r.ndcg_linear_second ?? 0),
-       pick(r.ndcg_exponential_first ?? 0, r.ndcg_exponential_second ?? 0)],
-    ], "AP and nDCG@6 of the two rankings"));
+    const k = kOf(s);
+    out.append(table(["ranking", "AP", `nDCG@${k} linear`, `nDCG@${k} exponential`, "grades"], [
+      ["prefers", pick(r.ap_first, r.ap_second), pick(r.ndcg_linear_first ?? 0, r.ndcg_linear_second ?? 0),
+       pick(r.ndcg_exponential_first ?? 0, r.ndcg_exponential_second ?? 0), ""],
+      ["U", fmt(r.ap_first), fmtNdcg(r.ndcg_linear_first), fmtNdcg(r.ndcg_exponential_first), s.first.join(", ")],
+      ["V", fmt(r.ap_second), fmtNdcg(r.ndcg_linear_second), fmtNdcg(r.ndcg_exponential_second), s.second.join(", ")],
+    ], `AP and nDCG@${k} of U and V; the verdicts come first`));
   },
   readouts: (s, r) => [
-    ["AP first =", "ap_first", fmt(r.ap_first)], ["AP second =", "ap_second", fmt(r.ap_second)],
-    ["nDCG lin first =", "ndcg_linear_first", fmtNdcg(r.ndcg_linear_first)],
-    ["nDCG lin second =", "ndcg_linear_second", fmtNdcg(r.ndcg_linear_second)],
-    ["nDCG exp first =", "ndcg_exponential_first", fmtNdcg(r.ndcg_exponential_first)],
-    ["nDCG exp second =", "ndcg_exponential_second", fmtNdcg(r.ndcg_exponential_second)],
+    ["AP U =", "ap_first", fmt(r.ap_first)], ["AP V =", "ap_second", fmt(r.ap_second)],
+    [`nDCG@${kOf(s)} lin U =`, "ndcg_linear_first", fmtNdcg(r.ndcg_linear_first)],
+    ["lin V =", "ndcg_linear_second", fmtNdcg(r.ndcg_linear_second)],
+    ["exp U =", "ndcg_exponential_first", fmtNdcg(r.ndcg_exponential_first)],
+    ["exp V =", "ndcg_exponential_second", fmtNdcg(r.ndcg_exponential_second)],
   ],
 });

@@ -3,16 +3,17 @@ function atBase(s, kind, b) {
   return curves(s.grades, null, s.gain, { kind, base: b }, s.k);
 }
 
+const BASES = Array.from({ length: 38 }, (_, i) => 1.5 + 0.5 * i);
+
 export default explorer({
   name: "log_base",
   title: "Which logarithm? Move the base b",
   params: ["grades", "k", "gain", "base"],
-  controls: (s) => [{ param: "base", label: "log base b", min: 1.5, max: 20, step: 0.5 }]
-    .concat(listSliders(s, "grades"))
-    .concat([
-      cutoffSlider(s),
-      { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1 },
-    ]),
+  controls: (s) => [
+    { param: "base", label: "log base b", min: 1.5, max: 20, step: 0.5 },
+    cutoffSlider(s),
+    { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1 },
+  ],
   compute(s) {
     const out = {};
     for (const kind of ["log", "jk"]) {
@@ -23,18 +24,43 @@ export default explorer({
     }
     return out;
   },
+  ranking: (s, r) => ({
+    rows: [
+      { key: "system", title: `Your ranking, discount 1/log_${s.base}(i+1)`, grades: s.grades, list: "grades" },
+      { key: "ideal", kind: "ideal", title: "Ideal ranking", grades: idealOrder(s.grades, s.gain) },
+    ],
+    gain: s.gain, discount: { kind: "log", base: s.base }, k: s.k,
+    totals: [{ row: "system", label: `DCG@${s.k}` }, { row: "ideal", label: `IDCG@${s.k}` }],
+    ratio: `Both stacks scale by the same factor as b moves, so their ratio, nDCG = ${fmtNdcg(r.ndcg_log)}, stays put.`,
+  }),
+  presets: (s) => rankingPresets(s),
+  predict: {
+    question: (s) => `the base b goes from ${s.base} to 10. Does nDCG@${s.k} with 1/log_b(i+1) go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { base: 10 }),
+    answer: (a, b) => direction(a, b, "ndcg_log"),
+    why: (a, b) => `DCG went from ${fmt(a.dcg_log)} to ${fmt(b.dcg_log)} and IDCG by the same factor, `
+      + `so nDCG stays ${fmtNdcg(b.ndcg_log)}. The Järvelin–Kekäläinen form moved from ${fmtNdcg(a.ndcg_jk)} to ${fmtNdcg(b.ndcg_jk)}.`,
+  },
   draw(out, s) {
-    const bs = [];
-    for (let b = 1.5; b <= 20.001; b += 0.5) bs.push(b);
-    const at = (kind, b) => atBase(s, kind, b).ndcg[s.k - 1] ?? 0;
-    const ideal = idealOrder(s.grades, s.gain);
-    const cut = (g) => `${g.slice(0, s.k).join(" ")} | ${g.slice(s.k).join(" ")}`;
-    out.append(para(`Ranking: ${cut(s.grades)}; ideal: ${cut(ideal)} (the bar marks the cutoff k = ${s.k}).`));
-    out.append(chart([
-      { xs: bs, ys: bs.map((b) => at("log", b)), label: "1/log_b(i+1)" },
-      { xs: bs, ys: bs.map((b) => at("jk", b)), label: "Järvelin–Kekäläinen", dash: "5,3" },
-      { kind: "marker", xs: [s.base], ys: [0], color: "marker", label: "current b" },
-    ], { title: `nDCG@${s.k} against the base b`, xlabel: "base b", xticks: [1.5, 5, 10, 15, 20], ymin: 0, ymax: 1.05 }));
+    const row = h("div", { class: "dcglab-charts" });
+    const log = BASES.map((b) => atBase(s, "log", b)), jk = BASES.map((b) => atBase(s, "jk", b));
+    const at = (cs, key) => cs.map((c) => c[key][s.k - 1]);
+    row.append(chart([
+      { xs: BASES, ys: at(log, "dcg"), label: "DCG, log form", color: "c0" },
+      { xs: BASES, ys: at(log, "idcg"), label: "IDCG, log form", color: "ideal", dash: "5,3" },
+      { kind: "marker", xs: [s.base], ys: [0], color: "c3", label: "current b" },
+    ], { title: `DCG@${s.k} and IDCG@${s.k} against b`, xlabel: "base b", xticks: [1.5, 5, 10, 15, 20], ymin: 0, width: 400 }));
+    const nd = at(log, "ndcg").concat(at(jk, "ndcg")).filter((v) => v !== null);
+    const lo = nd.length ? Math.min(...nd) : 0;
+    const ymin = Math.max(0, Math.floor((lo - 0.02) * 20) / 20);
+    row.append(chart([
+      { xs: BASES, ys: at(log, "ndcg"), label: "nDCG, 1/log_b(i+1)", color: "c0" },
+      { xs: BASES, ys: at(jk, "ndcg"), label: "nDCG, Järvelin–Kekäläinen", color: "c1", dash: "5,3" },
+      { kind: "marker", xs: [s.base], ys: [0], color: "c3", label: "current b" },
+    ], { title: `nDCG@${s.k} against b (axis from ${ymin.toFixed(2)})`, xlabel: "base b", xticks: [1.5, 5, 10, 15, 20],
+         ymin, ymax: 1.0001, width: 400, note: nd.length ? "" : "undefined: IDCG = 0" }));
+    out.append(row);
   },
   readouts: (s, r) => [
     [`log form: DCG@${s.k} =`, "dcg_log", fmt(r.dcg_log)], ["IDCG =", "idcg_log", fmt(r.idcg_log)],

@@ -9,7 +9,9 @@
 //   ndcgRatio      <-> dcglab.measures.ndcg_ratio (the division and the IDCG = 0 policy)
 //   curves, ndcgAt <-> dcglab.measures.curves, dcglab.measures.ndcg
 //   averagePrecision, reciprocalRank, rbpWeights, rbp, err, errReach <-> dcglab.usermodels
+//   contributions  <-> the same measures, one share per rank (the shares sum to the score)
 //   orderings, ndcgOfOrderings, discordantPairs, countReversals <-> dcglab.reversals
+//   reversalExamples: pairs of orderings that the two gains rank in opposite orders
 //   meanNdcg       <-> dcglab.measures.mean_ndcg
 //   swapDeltas     <-> dcglab.ltr.swap_deltas
 //   decodeCodes    <-> dcglab.book.cranfield_payload.decode_codes
@@ -193,6 +195,31 @@ export function ndcgWeights(grades, gain, discount) {
   return weights(grades.length, discount).map((w) => ndcgRatio(w, ideal, "zero"));
 }
 
+// Each rank's share of each measure (linear gain, log2 discount); a measure's shares sum
+// to its score. nDCG: g_i w_i / IDCG; AP: r_i P@i / R; RR: 1/i at the first relevant rank;
+// RBP: (1 - p) p^(i-1) r_i; ERR: P(reach i) R_i / i.
+export function contributions(grades, p, maxGrade = 3) {
+  const n = grades.length;
+  const dg = discountedGains(grades, "linear", LOG2);
+  const ideal = dcgCurve(idealOrder(grades, "linear"), "linear", LOG2)[n - 1];
+  const rel = relevant(grades);
+  const nRel = rel.reduce((a, b) => a + b, 0);
+  let hits = 0;
+  const ap = rel.map((r, i) => {
+    hits += r;
+    return r ? hits / (i + 1) / nRel : 0;
+  });
+  const first = rel.indexOf(1);
+  const rw = rbpWeights(n, p), ew = errWeights(grades, maxGrade);
+  return {
+    ndcg: dg.map((x) => ndcgRatio(x, ideal, "zero")),
+    ap,
+    rr: rel.map((_, i) => (i === first ? weights(i + 1, { kind: "reciprocal" })[i] : 0)),
+    rbp: rel.map((r, i) => r * rw[i]),
+    err: grades.map((g, i) => ew[i] * stopProbability(g, maxGrade)),
+  };
+}
+
 // ---- reversals (dcglab.reversals) ----------------------------------------------
 
 // Every distinguishable ordering of a multiset, in lexicographic order (next permutation).
@@ -262,6 +289,29 @@ export function countReversals(judged, k, gains, discount = LOG2) {
   const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount));
   const n = rows.length, pairs = (n * (n - 1)) / 2, reversed = discordantPairs(a, b);
   return { orderings: n, pairs, reversed, share: pairs ? reversed / pairs : 0 };
+}
+
+// Up to `limit` reversed pairs, as [[x, y], ...]: orderings x, y of a judged multiset that
+// gains[0] ranks x below y (strictly) and gains[1] ranks x above y (strictly). Found in one
+// pass over the orderings sorted by the first gain, pairing each with the earlier ordering
+// of highest second-gain score; spread evenly over the pairs found.
+export function reversalExamples(judged, k, gains, limit = 5, discount = LOG2) {
+  const rows = orderings(judged);
+  const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount).map(tieKey));
+  const idx = rows.map((_, i) => i).sort((i, j) => a[i] - a[j] || i - j);
+  const found = [];
+  let best = -1, groupBest = -1;
+  for (let t = 0; t < idx.length; t++) {
+    const i = idx[t];
+    if (t > 0 && a[i] !== a[idx[t - 1]]) {
+      if (groupBest >= 0 && (best < 0 || b[groupBest] > b[best])) best = groupBest;
+      groupBest = -1;
+    }
+    if (best >= 0 && b[i] < b[best]) found.push([rows[best], rows[i]]);
+    if (groupBest < 0 || b[i] > b[groupBest]) groupBest = i;
+  }
+  if (found.length <= limit) return found;
+  return Array.from({ length: limit }, (_, m) => found[Math.floor((m * found.length) / limit)]);
 }
 
 // ---- aggregation (dcglab.measures.mean_ndcg) ---------------------------------------

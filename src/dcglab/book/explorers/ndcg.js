@@ -1,27 +1,55 @@
 // Chapter 3: DCG, the ideal ranking and nDCG, rank by rank.
+const discountOf = (s) => ({ kind: "log", base: s.base });
+
 export default explorer({
   name: "ndcg",
-  title: "nDCG: change the grades, the cutoff, the gain and the log base",
+  title: "nDCG: your ranking against the ideal",
   params: ["grades", "k", "gain", "base"],
-  controls: (s) => listSliders(s, "grades").concat([
-    cutoffSlider(s),
+  controls: () => [
+    { param: "k", label: "cutoff k", min: 1, max: (s) => s.grades.length, step: 1 },
     { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1 },
     { param: "base", label: "log base b", min: 1.5, max: 10, step: 0.5 },
-  ]),
+  ],
   compute(s) {
-    const c = curves(s.grades, null, s.gain, { kind: "log", base: s.base }, s.k);
+    const c = curves(s.grades, null, s.gain, discountOf(s), s.k);
     return { dcg: c.dcg[s.k - 1], idcg: c.idcg[s.k - 1], ndcg: c.ndcg[s.k - 1] };
   },
+  ranking: (s, r) => ({
+    rows: [
+      { key: "system", title: "Your ranking", grades: s.grades, list: "grades" },
+      { key: "ideal", kind: "ideal", title: "Ideal ranking (same grades, best order)", grades: idealOrder(s.grades, s.gain) },
+    ],
+    gain: s.gain, discount: discountOf(s), k: s.k,
+    totals: [{ row: "system", label: `DCG@${s.k}` }, { row: "ideal", label: `IDCG@${s.k}` }],
+    ratio: r.ndcg === null ? `nDCG@${s.k} is undefined: IDCG@${s.k} = 0.`
+      : `nDCG@${s.k} = DCG / IDCG = ${fmt(r.dcg)} / ${fmt(r.idcg)} = ${fmt(r.ndcg)}`,
+  }),
+  presets: (s) => rankingPresets(s),
+  predict: {
+    question: (s) => `the grade-${s.grades[2]} document at rank 3 moves up to rank 2. `
+      + `Does nDCG@${s.k} go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { grades: moved(s.grades, 2, 1) }),
+    answer: (a, b) => direction(a, b, "ndcg"),
+    why: (a, b) => `nDCG went from ${fmt(a.ndcg)} to ${fmt(b.ndcg)}. The ideal uses the same grades, `
+      + "so IDCG stays put; only DCG moves, and the larger gain now sits where the discount is milder.",
+  },
   draw(out, s) {
-    // every rank is listed (the ideal uses them all); ranks below the cutoff are dimmed
-    const disc = { kind: "log", base: s.base };
+    // every rank is listed (the ideal uses them all); ranks below the cutoff are marked
+    const disc = discountOf(s);
     const w = weights(s.grades.length, disc);
     const ideal = idealOrder(s.grades, s.gain);
     const dg = discountedGains(s.grades, s.gain, disc), idg = discountedGains(ideal, s.gain, disc);
-    const rows = s.grades.map((g, i) => [i + 1, fmt(w[i]), g, fmt(dg[i]), ideal[i], fmt(idg[i])]);
-    out.append(table(["rank", "discount", "grade", "discounted gain", "ideal grade", "ideal discounted gain"],
-      rows, `Discounted gain by rank; ranks after ${s.k} are below the cutoff`,
+    const gv = (g) => gainLabel(g, s.gain);
+    const rows = s.grades.map((g, i) => [
+      i < s.k ? i + 1 : `${i + 1} (after k)`, g, gv(g), fmt(w[i]), fmt(dg[i]), ideal[i], gv(ideal[i]), fmt(idg[i]),
+    ]);
+    const details = h("details", { class: "dcglab-numbers" });
+    details.append(h("summary", {}, "Show the numbers"));
+    details.append(table(["rank", "grade", "gain", "discount", "gain × discount", "ideal grade", "ideal gain",
+      "ideal gain × discount"], rows, `Discounted gain by rank; ranks after ${s.k} are below the cutoff`,
       (i) => (i >= s.k ? "dcglab-below" : "")));
+    out.append(details);
   },
   readouts: (s, r) => [
     [`DCG@${s.k} =`, "dcg", fmt(r.dcg)],

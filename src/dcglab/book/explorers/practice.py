@@ -8,7 +8,7 @@ import numpy as np
 import traitlets as t
 
 from ...ltr import swap_deltas
-from ...measures import mean_ndcg
+from ...measures import mean_ndcg, ndcg
 from .base import Explorer, bundle, int_list
 
 #: Five queries, two systems, and each query's judged grades (query 5 has nothing
@@ -61,15 +61,20 @@ class SwapExplorer(Explorer):
 
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:
-        if not any(state["grades"]):
-            return {"max_delta": 0.0, "best_i": 0, "best_j": 0, "total": 0.0}
-        d = swap_deltas(state["grades"], state["k"], gain=state["gain"])
+        """The best swap (ranks from 1; ``None`` when no swap raises nDCG), its gain, the
+        sum of ``|ΔnDCG|`` over pairs and nDCG@k itself."""
+        grades, k, gain = state["grades"], state["k"], state["gain"]
+        now = ndcg(grades, k, gain=gain, zero_idcg="skip")
+        if not any(grades):
+            return {"max_delta": 0.0, "best_i": None, "best_j": None, "total": 0.0, "ndcg": now}
+        d = swap_deltas(grades, k, gain=gain)
         upper = np.triu(d, 1)
         i, j = np.unravel_index(np.argmax(upper), upper.shape)
         best = float(upper[i, j])
         return {
             "max_delta": max(best, 0.0),
-            "best_i": int(i) + 1 if best > 0 else 0,
-            "best_j": int(j) + 1 if best > 0 else 0,
+            "best_i": int(i) + 1 if best > 0 else None,
+            "best_j": int(j) + 1 if best > 0 else None,
             "total": float(np.abs(upper).sum()),
+            "ndcg": now,
         }

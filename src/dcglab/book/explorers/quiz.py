@@ -543,7 +543,8 @@ def q_unjudged(p: Params) -> dict[str, Any]:
         "trec_eval, ranx and ir_measures score them?",
         "why": "They count an unjudged document as grade 0, as if it had been judged not "
         "relevant. The alternative, deleting unjudged documents so that the judged ones "
-        "below move up, is the condensed list.",
+        "below move up, is the condensed list; measures built for incomplete judgments "
+        "(bpref, infAP) are a third answer (chapter 12).",
         "expr": {"m": "fixed", "answer": 0},
         "parts": [],
     }
@@ -751,8 +752,8 @@ def q_swap(p: Params) -> dict[str, Any]:
         f"exponential gain g(r) = 2^r − 1, by how much does nDCG@{k} change when the "
         f"documents at ranks {i} and {j} swap places? (Give a negative number for a fall.)",
         "why": f"Only ranks {i} and {j} change: ΔnDCG = (g_j − g_i)(d(i) − d(j)) / IDCG@{k}, "
-        f"with IDCG@{k} = {{p0}}, gives {{answer}}. LambdaRank weights each misordered pair "
-        "by the size of this change.",
+        f"with IDCG@{k} = {{p0}}, gives {{answer}}. LambdaRank weights every pair with different "
+        "grades by the size of this change, misordered or not.",
         "expr": {
             "m": "swap",
             "grades": g,
@@ -783,7 +784,7 @@ def q_cranfield(p: Params) -> dict[str, Any]:
     shown = ", ".join(CODES[c] for c in codes)
     return {
         "text": "In Cranfield's qrels a lower code means more relevant (1 is a complete "
-        "answer, 4 of minimum interest), and chapter 11 uses the grade r = 5 − code with "
+        "answer, 4 of minimum interest), and chapter 13 uses the grade r = 5 − code with "
         f"linear gain. A system's top three results have the codes: {shown}. What is "
         "DCG@3?",
         "why": f"The grades are {tup(grades)} (a document not in the qrels counts as 0): "
@@ -803,11 +804,12 @@ def draw_cranfield(rng: random.Random) -> Params:
 def q_minus_one(p: Params) -> dict[str, Any]:
     return {
         "text": "Each Cranfield query has one document with the unexplained code −1 (most "
-        "likely the paper the question came from). How does chapter 11, like trec_eval, "
-        "count it?",
-        "why": "As judged and not relevant, gain 0: trec_eval treats every code at or below 0 "
-        "that way. Counting it as relevant lifts every model's mean, because the models find "
-        "that document easily.",
+        "likely the paper the question came from). How does trec_eval 10.0 read a negative "
+        "grade in the qrels?",
+        "why": "As in the pool but unjudged (form_res_rels.c, RELVALUE_UNJUDGED): for nDCG it "
+        "gains 0 where it stands, and -J removes it with the other unjudged documents. "
+        "Chapter 13 shows that the reading moves every mean, and even the BM25/TF-IDF "
+        "comparison.",
         "expr": {"m": "fixed", "answer": 0},
         "parts": [],
     }
@@ -862,25 +864,25 @@ PRACTICE = [
     ),
     Question(
         "cranfield",
-        ("11_cranfield", "relevance-codes-and-the-mysterious-1", "Chapter 11, Relevance codes"),
+        ("13_cranfield", "relevance-codes-and-the-mysterious-1", "Chapter 13, Relevance codes"),
         q_cranfield,
         {"codes": [2, None, 1]},
         draw_cranfield,
     ),
     Question(
         "minus_one",
-        ("11_cranfield", "what-to-do-with-code-1", "Chapter 11, What to do with code −1"),
+        ("13_cranfield", "what-to-do-with-code-1", "Chapter 13, What to do with code −1"),
         q_minus_one,
         {},
         choices=[
-            "As judged and not relevant (gain 0)",
+            "As unjudged: gain 0 where it stands, dropped by -J",
             "As the most relevant grade",
-            "As unjudged, removed from the ranking",
+            "As judged non-relevant, kept even with -J",
         ],
     ),
     Question(
         "paired",
-        ("11_cranfield", "is-bm25-better-than-tf-idf", "Chapter 11, Is BM25 better than TF-IDF?"),
+        ("13_cranfield", "is-bm25-better-than-tf-idf", "Chapter 13, Is BM25 better than TF-IDF?"),
         q_paired,
         {},
         choices=[

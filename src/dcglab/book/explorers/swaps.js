@@ -1,51 +1,84 @@
 // Chapter 10: the change in nDCG from swapping each pair of documents (LambdaRank's weights).
 // With nothing relevant no swap changes nDCG, so the cutoff and gain controls are disabled.
+// Colours as in the chapter's figure: red cells raise nDCG, blue cells lower it; each
+// value also carries its sign, so colour is never the only cue.
 const anyRelevant = (s) => s.grades.some((g) => g > 0);
 
-// Cell shading: an opaque tint of green (helps) or red (hurts) over white, with dark
-// text, so the text keeps at least 4.5:1 in light and dark mode.
+// An opaque tint over white with dark text, so the text keeps >= 4.5:1 in both modes.
 function tint(v, big) {
-  const a = 0.55 * Math.min(1, Math.abs(v) / big);
-  const [r, g, b] = v > 0 ? [44, 160, 44] : [214, 39, 40];
+  const a = 0.6 * Math.min(1, Math.abs(v) / big);
+  const [r, g, b] = v > 0 ? [214, 39, 40] : [31, 119, 180];
   const mix = (c) => Math.round(255 + (c - 255) * a);
   return `rgb(${mix(r)}, ${mix(g)}, ${mix(b)})`;
 }
+
+const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(3);
 
 export default explorer({
   name: "swaps",
   title: "ΔnDCG of swapping two documents (the LambdaRank weight)",
   params: ["grades", "k", "gain"],
-  controls: (s) => listSliders(s, "grades").concat([
+  controls: (s) => [
     cutoffSlider(s, "grades", "cutoff k", { enabled: anyRelevant }),
     { param: "gain", label: "gain", options: ["exponential", "linear"], enabled: gradedAbove1 },
-  ]),
-  compute: (s) => (anyRelevant(s) ? bestSwap(swapDeltas(s.grades, s.k, s.gain, LOG2))
-    : { max_delta: 0, best_i: 0, best_j: 0, total: 0 }),
-  draw(out, s) {
+  ],
+  compute(s) {
+    const ndcg = ndcgAt(s.grades, null, s.k, s.gain, LOG2);
+    if (!anyRelevant(s)) return { max_delta: 0, best_i: null, best_j: null, total: 0, ndcg };
+    const b = bestSwap(swapDeltas(s.grades, s.k, s.gain, LOG2));
+    return { ...b, best_i: b.best_i || null, best_j: b.best_j || null, ndcg };
+  },
+  ranking: (s) => ({
+    rows: [{ key: "system", title: "The ranking", grades: s.grades, list: "grades" }],
+    gain: s.gain, discount: LOG2, k: s.k,
+  }),
+  presets: (s) => rankingPresets(s, "grades", s.gain),
+  predict: {
+    question: (s) => `the documents at ranks 1 and 3 (grades ${s.grades[0]} and ${s.grades[2]}) swap. `
+      + `Does nDCG@${s.k} go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, 2) }),
+    answer: (a, b) => direction(a, b, "ndcg"),
+    why: (a, b) => `nDCG went from ${fmtNdcg(a.ndcg)} to ${fmtNdcg(b.ndcg)}: the cell at row 1, column 3 `
+      + "gives the change, (g_j − g_i)(d(i) − d(j)) / IDCG.",
+  },
+  draw(out, s, r, ctx) {
     const n = s.grades.length;
     if (!anyRelevant(s)) {
-      out.append(para(`Grades: ${s.grades.join(", ")}. Nothing is relevant: no swap changes nDCG.`));
+      out.append(para(`Grades: ${s.grades.join(", ")}. Nothing is relevant: no swap changes nDCG, and nDCG is undefined.`));
       return;
     }
     out.append(para(`ΔnDCG@${s.k} (${s.gain} gain) when the documents at ranks i (row) and j (column) swap;`
-      + " green cells raise nDCG, red cells lower it."));
+      + " red (+) raises nDCG, blue (−) lowers it; the best swap is outlined. Click a cell to make that swap."));
     const d = swapDeltas(s.grades, s.k, s.gain, LOG2);
     const big = Math.max(1e-12, ...d.flat().map(Math.abs));
-    const rows = d.map((row, i) => [`${i + 1} (grade ${s.grades[i]})`].concat(row.map((v, j) => (j <= i ? "" : fmt(v)))));
+    const rows = d.map((row, i) => [`${i + 1} (grade ${s.grades[i]})`].concat(row.map((v, j) => (j <= i ? "" : signed(v)))));
     const box = table(["rank"].concat(Array.from({ length: n }, (_, j) => String(j + 1))), rows,
       `Change in nDCG@${s.k} for each swap`);
     box.querySelectorAll("tbody tr").forEach((tr, i) => {
       tr.querySelectorAll("td").forEach((td, j) => {
-        if (j === 0 || j - 1 <= i || d[i][j - 1] === 0) return;
-        td.style.background = tint(d[i][j - 1], big);
-        td.style.color = "#111";
+        if (j === 0 || j - 1 <= i) return;
+        const v = d[i][j - 1];
+        const b = h("button", { type: "button", class: "dcglab-cell",
+          "aria-label": `swap ranks ${i + 1} and ${j}: ΔnDCG ${signed(v)}` }, td.textContent);
+        if (v !== 0) {
+          b.style.background = tint(v, big);
+          b.style.color = "#111";
+        }
+        if (i + 1 === r.best_i && j === r.best_j) b.classList.add("dcglab-best");
+        b.addEventListener("click", () => ctx.write("grades", swapped(s.grades, i, j - 1),
+          `Swapped ranks ${i + 1} and ${j}: nDCG ${fmtNdcg(r.ndcg)} → `
+          + `${fmtNdcg(ndcgAt(swapped(s.grades, i, j - 1), null, s.k, s.gain, LOG2))}.`));
+        td.replaceChildren(b);
       });
     });
     out.append(box);
   },
   readouts: (s, r) => [
+    [`nDCG@${s.k} =`, "ndcg", fmtNdcg(r.ndcg)],
     ["best swap gains", "max_delta", fmt(r.max_delta)],
-    ["at ranks", "best_i", String(r.best_i)], ["and", "best_j", String(r.best_j)],
+    ["at ranks", "best_i", r.best_i === null ? "undefined (no swap helps)" : String(r.best_i)],
+    ["and", "best_j", r.best_j === null ? "undefined" : String(r.best_j)],
     ["sum of |ΔnDCG| over pairs =", "total", fmt(r.total)],
   ],
 });

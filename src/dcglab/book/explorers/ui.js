@@ -54,7 +54,7 @@ function evaluate(x, state) {
 export function listSliders(state, name, opts = {}) {
   const label = opts.label || ((i) => `rank ${i + 1} grade`);
   return state[name].map((_, i) => ({
-    param: `${name}.${i}`, label: label(i), min: 0, max: opts.max ?? 3, step: 1,
+    param: `${name}.${i}`, label: label(i), min: 0, max: opts.max ?? 3, step: 1, group: opts.group,
     shown: opts.shown ? (s) => opts.shown(s, i) : undefined,
   }));
 }
@@ -122,42 +122,538 @@ export function scrollBox(child, label) {
   return box;
 }
 
+// ---- the rank strip --------------------------------------------------------------------
+// One picture of a ranking, shared by the chapters: each rank is a column whose outlined
+// bar is the gain and whose filled part is gain x discount (the hatched rest is what the
+// discount takes away). Ranks after the cutoff k are drawn muted. The ideal ranking (or
+// any other read-only list) is a second strip on the same scale, and the totals are two
+// stacks of the filled parts, so the ratio of their heights is nDCG. Cards of an editable
+// strip move by drag or by keyboard and take a grade by a click at a height or a digit.
+// The elements are kept between updates and animated to their new place and height,
+// with a faint ghost line where each filled part was before.
+
+const BAR_PX = 96;
+
+function reducedMotion() {
+  return typeof window !== "undefined" && window.matchMedia
+    && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function animateFrom(el, frames, ms = 240) {
+  if (!reducedMotion() && el.animate) el.animate(frames, { duration: ms, easing: "ease-out" });
+}
+
+// A list with the entry at `from` moved to `to` (the others keep their order).
+export function moved(list, from, to) {
+  const out = list.slice();
+  const [x] = out.splice(from, 1);
+  out.splice(to, 0, x);
+  return out;
+}
+
+// A list with the entries at i and j exchanged.
+export function swapped(list, i, j) {
+  const out = list.slice();
+  [out[i], out[j]] = [out[j], out[i]];
+  return out;
+}
+
+export function gainLabel(g, gain) {
+  const v = gainValue(g, gain);
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
+
+// spec.ranking(state, result) -> {
+//   rows: [{key, title, grades, list (param edited, for an editable strip), marks (class per rank)}],
+//   gain, discount (null: no discount, the filled part is the whole gain), k, max (top grade),
+//   totals: [{row, label}] (stacks of the filled parts of the top k), ratio: text under them }
+function rankView(spec, ctx) {
+  const box = h("div", { class: "dcglab-rank" });
+  const rowsBox = h("div", { class: "dcglab-rank-rows" });
+  const totalsBox = h("div", { class: "dcglab-totals" });
+  box.append(rowsBox, totalsBox);
+  const rows = new Map();
+  const helpId = `${ctx.id}-help`;
+  let totalsEls = [];
+  let kinds = {};
+  const legend = h("p", { class: "dcglab-help" });
+  let ratioEl = null;
+
+  function makeRow(row) {
+    const wrap = h("div", { class: "dcglab-strip-row" });
+    const title = h("div", { class: "dcglab-strip-title" });
+    const cls = ["dcglab-strip", row.list ? "dcglab-editable" : "", row.kind ? `dcglab-strip-${row.kind}` : ""];
+    const strip = h("div", { class: cls.filter(Boolean).join(" ") });
+    wrap.append(title, strip);
+    if (row.list) {
+      strip.setAttribute("role", "group");
+      strip.setAttribute("aria-label", row.title);
+    } else {
+      strip.setAttribute("role", "img");
+    }
+    rowsBox.append(wrap);
+    return { wrap, title, strip, cards: [], list: row.list };
+  }
+
+  function makeCard(r, editable) {
+    const card = h(editable ? "button" : "div", { class: "dcglab-card" });
+    if (editable) {
+      card.setAttribute("type", "button");
+      card.setAttribute("aria-describedby", helpId);
+    }
+    const area = h("span", { class: "dcglab-bar-area" });
+    const bar = h("span", { class: "dcglab-bar" });
+    const fill = h("span", { class: "dcglab-fill" });
+    const ghost = h("span", { class: "dcglab-ghost" });
+    area.append(bar, fill, ghost);
+    const grade = h("span", { class: "dcglab-card-grade" });
+    const rank = h("span", { class: "dcglab-card-rank" });
+    // a card's accessible name is its text: the visible grade and rank, then a fuller
+    // description for screen readers (so the name contains what is seen)
+    const sr = h("span", { class: "dcglab-sr" });
+    card.append(area, grade, rank, sr);
+    const c = { card, area, bar, fill, ghost, grade, rank, sr, fillPx: null, barPx: null };
+    if (editable) bindCard(r, c);
+    return c;
+  }
+
+  // Keyboard, pointer and click handling of one editable card.
+  function bindCard(r, c) {
+    const index = () => r.cards.indexOf(c);
+    c.card.addEventListener("keydown", (ev) => {
+      const i = index(), n = r.cards.length, s = ctx.state();
+      const g = s[r.list][i];
+      let handled = true;
+      if (ev.key === "ArrowLeft" && i > 0) move(r, i, i - 1);
+      else if (ev.key === "ArrowRight" && i < n - 1) move(r, i, i + 1);
+      else if (ev.key === "Home" && i > 0) move(r, i, 0);
+      else if (ev.key === "End" && i < n - 1) move(r, i, n - 1);
+      else if (ev.key === "ArrowUp" && g < ctx.max) setGrade(r, i, g + 1);
+      else if (ev.key === "ArrowDown" && g > 0) setGrade(r, i, g - 1);
+      else if (/^[0-9]$/.test(ev.key) && Number(ev.key) <= ctx.max) setGrade(r, i, Number(ev.key));
+      else handled = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key);
+      if (handled) ev.preventDefault();
+    });
+    let drag = null;
+    c.card.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0) return;
+      drag = { x: ev.clientX, y: ev.clientY, moving: false, id: ev.pointerId };
+      c.card.setPointerCapture?.(ev.pointerId);
+    });
+    c.card.addEventListener("pointermove", (ev) => {
+      if (!drag) return;
+      const dx = ev.clientX - drag.x;
+      if (!drag.moving && Math.abs(dx) < 8) return;
+      drag.moving = true;
+      c.card.classList.add("dcglab-dragging");
+      c.card.style.transform = `translateX(${dx}px)`;
+      const to = dropIndex(r, ev.clientX);
+      r.cards.forEach((o, j) => o.card.classList.toggle("dcglab-drop", j === to && o !== c));
+    });
+    const end = (ev, cancelled) => {
+      if (!drag) return;
+      const d = drag;
+      drag = null;
+      c.card.classList.remove("dcglab-dragging");
+      c.card.style.transform = "";
+      r.cards.forEach((o) => o.card.classList.remove("dcglab-drop"));
+      if (cancelled) return;
+      const i = index();
+      if (d.moving) {
+        const to = dropIndex(r, ev.clientX);
+        if (to !== i) move(r, i, to);
+      } else {
+        const g = gradeAt(c, ev.clientY);
+        if (g !== null && g !== ctx.state()[r.list][i]) setGrade(r, i, g);
+      }
+    };
+    c.card.addEventListener("pointerup", (ev) => end(ev, false));
+    c.card.addEventListener("pointercancel", (ev) => end(ev, true));
+  }
+
+  // The rank whose column centre is nearest to a pointer's x.
+  function dropIndex(r, x) {
+    let best = 0, dist = Infinity;
+    r.cards.forEach((o, j) => {
+      const b = o.card.getBoundingClientRect();
+      const d = Math.abs(b.left + b.width / 2 - x);
+      if (d < dist) { dist = d; best = j; }
+    });
+    return best;
+  }
+
+  // The grade whose gain level (on the strip's scale) is nearest to a click's height;
+  // null for a click below the bar area (on the labels).
+  function gradeAt(c, y) {
+    const b = c.area.getBoundingClientRect();
+    if (y > b.bottom + 2) return null;
+    const up = b.bottom - y;
+    let best = 0, dist = Infinity;
+    for (let g = 0; g <= ctx.max; g++) {
+      const d = Math.abs(gainValue(g, ctx.gain) * ctx.scale - up);
+      if (d < dist) { dist = d; best = g; }
+    }
+    return best;
+  }
+
+  function move(r, from, to) {
+    const s = ctx.state();
+    const list = s[r.list];
+    r.ids = moved(r.ids, from, to);
+    r.focus = r.ids[to];
+    ctx.write(r.list, moved(list, from, to),
+      `Moved the grade-${list[from]} document from rank ${from + 1} to rank ${to + 1}.`);
+  }
+
+  function setGrade(r, i, g) {
+    const list = ctx.state()[r.list].slice();
+    list[i] = g;
+    r.focus = r.ids[i];
+    ctx.write(r.list, list, `Rank ${i + 1} now has grade ${g}.`);
+  }
+
+  function update(state, result) {
+    const v = spec(state, result, ctx);
+    box.hidden = v.rows.length === 0;
+    if (box.hidden) return;
+    const disc = v.discount;
+    const max = v.max ?? 3;
+    const n = Math.max(...v.rows.map((row) => row.grades.length));
+    const w = disc ? weights(n, disc) : new Array(n).fill(1);
+    const top = gainValue(max, v.gain) * Math.max(1, ...w);
+    ctx.max = max;
+    ctx.gain = v.gain;
+    ctx.scale = BAR_PX / (top || 1);
+    const seen = new Set();
+    const fills = {};
+    for (const row of v.rows) {
+      seen.add(row.key);
+      if (!rows.has(row.key)) rows.set(row.key, makeRow(row));
+      const r = rows.get(row.key);
+      r.title.textContent = row.title;
+      fills[row.key] = drawRow(r, row, v, w);
+    }
+    for (const [key, r] of rows) if (!seen.has(key)) { r.wrap.remove(); rows.delete(key); }
+    help.hidden = !v.rows.some((row) => row.list);
+    kinds = Object.fromEntries(v.rows.map((row) => [row.key, row.kind || "system"]));
+    legend.textContent = v.legend ?? (v.discount
+      ? "Outlined bar: the gain. Filled: gain × discount, what the rank adds to DCG. Hatched: what the discount takes away."
+        + " Dashed and grey: after the cutoff k. Dotted line: the filled height before your last change."
+      : "Each bar is a gain. Dashed and grey: after the cutoff k, not counted.");
+    drawTotals(v, fills);
+  }
+
+  function drawRow(r, row, v, w) {
+    const g = row.grades, n = g.length, k = Math.min(v.k ?? n, n);
+    const editable = Boolean(row.list);
+    if (r.all === undefined || r.all.length !== n) {
+      (r.all || []).forEach((c) => c.card.remove());
+      r.all = Array.from({ length: n }, () => makeCard(r, editable));
+      r.ids = r.all.map((_, i) => i);
+    }
+    // cards follow their document: a move permutes r.ids before the state changes
+    const order = r.ids.map((id) => r.all[id]);
+    // positions are read (a forced layout) only when the order changed
+    const reorder = r.drawn !== undefined && r.ids.some((id, i) => r.drawn[i] !== id);
+    r.drawn = r.ids.slice();
+    const before = reorder ? order.map((c) => c.card.getBoundingClientRect().left) : null;
+    const focused = document.activeElement;
+    order.forEach((c, i) => {
+      if (r.strip.children[i] !== c.card) r.strip.insertBefore(c.card, r.strip.children[i] || null);
+    });
+    r.cards = order;
+    const want = r.focus !== undefined ? r.all[r.focus].card
+      : order.some((c) => c.card === focused) ? focused : null;
+    if (want && document.activeElement !== want) want.focus({ preventScroll: true });
+    r.focus = undefined;
+    const parts = [];
+    const labels = [];
+    order.forEach((c, i) => {
+      const gain = gainValue(g[i], v.gain), dg = gain * w[i];
+      const barPx = gain * ctx.scale, fillPx = dg * ctx.scale;
+      const below = i >= k;
+      if (!below) parts.push(dg);
+      c.card.className = ["dcglab-card", below ? "dcglab-below" : "", i === k && k < n ? "dcglab-cut" : "",
+        g[i] === 0 ? "dcglab-zero" : "", (row.marks && row.marks[i]) || ""].filter(Boolean).join(" ");
+      if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
+      if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
+      c.ghost.style.bottom = `${c.fillPx ?? fillPx}px`;
+      c.ghost.hidden = c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
+      c.bar.style.height = `${barPx}px`;
+      c.fill.style.height = `${fillPx}px`;
+      c.barPx = barPx;
+      c.fillPx = fillPx;
+      const gl = v.gain === "linear" ? "" : ` → ${gainLabel(g[i], v.gain)}`;
+      c.grade.textContent = `${g[i]}${gl}`;
+      c.rank.textContent = String(i + 1);
+      const what = `rank ${i + 1}: grade ${g[i]}, gain ${gainLabel(g[i], v.gain)}`
+        + (v.discount ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
+        + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
+      if (editable) c.sr.textContent = `, ${what}`;
+      labels.push(what);
+    });
+    if (!editable) r.strip.setAttribute("aria-label", `${row.title}. ${labels.join("; ")}`);
+    // slide moved cards from where they were
+    if (reorder) order.forEach((c, i) => {
+      const old = before[i];
+      const dx = old - c.card.getBoundingClientRect().left;
+      if (Math.abs(dx) > 0.5) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
+    });
+    return parts;
+  }
+
+  function drawTotals(v, fills) {
+    const totals = v.totals || [];
+    totalsBox.hidden = totals.length === 0;
+    if (!totals.length) return;
+    const sums = totals.map((t) => (fills[t.row] || []).reduce((a, b) => a + b, 0));
+    const top = Math.max(1e-12, ...sums);
+    while (totalsEls.length < totals.length) {
+      const col = h("div", { class: "dcglab-total" });
+      const stack = h("span", { class: "dcglab-stack" });
+      const ghost = h("span", { class: "dcglab-ghost" });
+      const label = h("span", { class: "dcglab-total-label" });
+      const value = h("span", { class: "dcglab-total-value" });
+      stack.append(ghost);
+      col.append(stack, label, value);
+      totalsBox.insertBefore(col, ratioEl);
+      totalsEls.push({ col, stack, ghost, label, value, segs: [], px: null });
+    }
+    if (!ratioEl) {
+      ratioEl = h("p", { class: "dcglab-ratio" });
+      totalsBox.append(ratioEl);
+    }
+    totals.forEach((t, j) => {
+      const e = totalsEls[j];
+      const parts = fills[t.row] || [];
+      const scale = BAR_PX / top;
+      while (e.segs.length < parts.length) {
+        const seg = h("span", { class: "dcglab-seg" });
+        e.stack.append(seg);
+        e.segs.push(seg);
+      }
+      e.segs.forEach((seg, i) => {
+        seg.hidden = i >= parts.length;
+        if (i < parts.length) seg.style.height = `${parts[i] * scale}px`;
+      });
+      const px = sums[j] * scale;
+      if (e.px !== null && Math.abs(e.px - px) > 0.5) {
+        animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
+        e.ghost.hidden = false;
+        e.ghost.style.bottom = `${e.px}px`;
+      } else e.ghost.hidden = true;
+      e.stack.style.height = `${px}px`;
+      e.px = px;
+      e.label.textContent = t.label;
+      e.value.textContent = fmt(sums[j]);
+      e.col.className = `dcglab-total dcglab-total-${kinds[t.row]}`;
+      e.col.setAttribute("role", "img");
+      e.col.setAttribute("aria-label", `${t.label} = ${fmt(sums[j])}`);
+    });
+    totalsEls.forEach((e, j) => { e.col.hidden = j >= totals.length; });
+    ratioEl.textContent = v.ratio || "";
+  }
+
+  const help = h("p", { class: "dcglab-help", id: helpId },
+    "Drag a card to another rank, or focus it and press ← or → to move it; "
+    + "click a bar at a height, or press a digit or ↑ ↓, to set its grade.");
+  box.prepend(help, legend);
+  // Reset puts every card back where it started.
+  const home = () => { for (const r of rows.values()) if (r.ids) r.ids = r.ids.map((_, i) => i); };
+  return { el: box, update, home };
+}
+
+// ---- predict, then reveal --------------------------------------------------------------
+// spec.predict: {question(state), choices: [..], apply(state) -> new state (optional),
+//                answer(before, after, state) -> one of choices, why(before, after, state)}
+function predictBox(p, ctx) {
+  const box = h("div", { class: "dcglab-predict", role: "group" });
+  const q = h("p", { class: "dcglab-predict-q" });
+  const buttons = h("div", { class: "dcglab-predict-choices" });
+  const verdict = h("p", { class: "dcglab-predict-verdict" });
+  box.append(q, buttons, verdict);
+  const start = ctx.state();
+  q.textContent = `Predict first: ${p.question(start)}`;
+  box.setAttribute("aria-label", "Predict, then reveal");
+  for (const choice of p.choices) {
+    const b = h("button", { type: "button", class: "dcglab-chip" }, choice);
+    b.addEventListener("click", () => {
+      const s0 = ctx.initial();
+      const before = ctx.compute(s0);
+      const s1 = p.apply ? p.apply(JSON.parse(JSON.stringify(s0))) : s0;
+      const after = ctx.compute(s1);
+      const right = p.answer(before, after, s1);
+      const mark = right === choice ? "✓ Right" : `✗ Not quite: ${right}`;
+      verdict.textContent = `${mark}. ${p.why(before, after, s1)}`;
+      verdict.setAttribute("data-verdict", right === choice ? "right" : "wrong");
+      box.setAttribute("data-answered", choice);
+      if (p.apply) ctx.setAll(s1, p.said ? p.said(s1) : "");
+    });
+    buttons.append(b);
+  }
+  return box;
+}
+
+// Up, down or the same: how a result moved between two states.
+export function direction(before, after, key) {
+  const a = before[key], b = after[key];
+  if (a === null || b === null) return a === b ? "the same" : "undefined";
+  return b > a + 1e-12 ? "up" : b < a - 1e-12 ? "down" : "the same";
+}
+
+export const UP_DOWN = ["up", "down", "the same"];
+
+// ---- presets and the state in the URL ----------------------------------------------------
+// spec.presets(initial) -> [[label, state patch]]; the state of every explorer also lives
+// in the page address as #dcglab.<name>=<JSON>, so an exercise can link to a set-up state.
+function presetChips(presets, ctx) {
+  const box = h("div", { class: "dcglab-presets", role: "group", "aria-label": "Preset states" });
+  box.append(h("span", { class: "dcglab-presets-label" }, "Load:"));
+  for (const [label, patch] of presets) {
+    const b = h("button", { type: "button", class: "dcglab-chip" }, label);
+    b.addEventListener("click", () => ctx.setAll(Object.assign(ctx.state(), JSON.parse(JSON.stringify(patch))),
+      `Loaded ${label}.`));
+    box.append(b);
+  }
+  return box;
+}
+
+export function stateFromHash(name, hash) {
+  const key = `dcglab.${name}=`;
+  for (const part of (hash || "").replace(/^#/, "").split("&")) {
+    if (!part.startsWith(key)) continue;
+    try {
+      const v = JSON.parse(decodeURIComponent(part.slice(key.length)));
+      return v && typeof v === "object" && !Array.isArray(v) ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  return null;
+}
+
+// Keep only known parameters whose value has the type of the current one.
+function sanitize(patch, state, params) {
+  const out = {};
+  for (const p of params) {
+    if (!(p in patch)) continue;
+    const a = patch[p], b = state[p];
+    const ok = Array.isArray(b)
+      ? Array.isArray(a) && a.length === b.length && a.every((x) => Number.isInteger(x) && x >= 0 && x <= 9)
+      : typeof a === typeof b && (typeof a !== "number" || Number.isFinite(a));
+    if (ok) out[p] = a;
+  }
+  return out;
+}
+
+// Standard chips for an explorer whose ranking is the list parameter `list`.
+export function rankingPresets(s, list = "grades", gain = "linear") {
+  const g = s[list];
+  return [
+    ["worked example", { [list]: g.slice() }],
+    ["ideal order", { [list]: idealOrder(g, gain) }],
+    ["reverse", { [list]: idealOrder(g, gain).reverse() }],
+    ["all zeros", { [list]: g.map(() => 0) }],
+  ];
+}
+
 // spec: {name, title, params, controls(state), compute(state), draw(view, state, result),
-//        readouts(state, result) -> [[label, key, text]]}
+//        readouts(state, result) -> [[label, key, text]]}; optional: ranking (the rank
+//        strip, see rankView), predict (see predictBox), presets(initial) -> [[label, patch]].
 export function mount(model, el, spec) {
   const readState = () => Object.fromEntries(spec.params.map((p) => [p, copy(model.get(p))]));
   const initial = readState();
-  const root = h("div", { class: "dcglab-explorer", "data-explorer": spec.name });
+  const root = h("div", { class: "dcglab-explorer", "data-explorer": spec.name, tabindex: "-1" });
   const head = h("div", { class: "dcglab-head" });
-  const titleId = `dcglab-${spec.name}-${Math.random().toString(36).slice(2, 8)}`;
+  const uid = `dcglab-${spec.name}-${Math.random().toString(36).slice(2, 8)}`;
+  const titleId = `${uid}-title`;
   head.append(h("div", { class: "dcglab-title", id: titleId }, spec.title));
+  const tools = h("div", { class: "dcglab-tools" });
+  const link = h("a", { class: "dcglab-link", href: "#" }, "Link to this state");
   const reset = h("button", { type: "button", class: "dcglab-reset" }, "Reset");
-  head.append(reset);
+  tools.append(link, reset);
+  head.append(tools);
   root.setAttribute("role", "group");
   root.setAttribute("aria-labelledby", titleId);
   const panel = h("div", { class: "dcglab-controls" });
+  let said = "";
   const write = (c, value) => {
     const state = readState();
     writeInto(state, c.param, value);
     clampState(state, controls);
     setAll(state);
   };
-  const setAll = (state) => {
+  const setAll = (state, message = "") => {
+    said = message;
+    let changed = false;
     for (const p of spec.params) {
-      if (JSON.stringify(state[p]) !== JSON.stringify(model.get(p))) model.set(p, state[p]);
+      if (JSON.stringify(state[p]) !== JSON.stringify(model.get(p))) {
+        model.set(p, state[p]);
+        changed = true;
+      }
     }
     model.save_changes();
+    if (!changed && message) update();
   };
   const controls = spec.controls(initial).map((c) => makeControl(c, write));
-  for (const c of controls) panel.append(c.row);
-  const tunable = [...new Set(controls.map((c) => c.control.param.split(".")[0]))];
-  reset.addEventListener("click", () => setAll(Object.assign(readState(), copy(initial))));
+  // controls with a group (e.g. the grades as sliders, beside the rank strip) sit in an
+  // open disclosure after the others
+  const groups = new Map();
+  for (const c of controls) {
+    const g = c.control.group;
+    if (!g) { panel.append(c.row); continue; }
+    if (!groups.has(g)) {
+      const d = h("details", { class: "dcglab-group", open: "" });
+      d.append(h("summary", {}, g));
+      const inner = h("div", { class: "dcglab-controls" });
+      d.append(inner);
+      groups.set(g, inner);
+    }
+    groups.get(g).append(c.row);
+  }
+  const tunable = [...new Set(controls.map((c) => c.control.param.split(".")[0])
+    .concat(spec.ranking ? spec.editable || ["grades"] : []))];
+  const ctx = {
+    id: uid,
+    state: readState,
+    initial: () => copy(initial),
+    compute: (s) => computeOnce(s),
+    setAll: (s, message) => { clampState(s, controls); setAll(s, message); },
+    write: (param, value, message) => {
+      const s = readState();
+      s[param] = value;
+      clampState(s, controls);
+      setAll(s, message);
+    },
+  };
+  ctx.local = {};
+  ctx.refresh = () => update();
+  const rank = spec.ranking ? rankView(spec.ranking, ctx) : null;
+  reset.addEventListener("click", () => {
+    if (rank) rank.home();
+    setAll(Object.assign(readState(), copy(initial)), "Back to the starting state.");
+    root.focus({ preventScroll: true });
+  });
   const view = h("div", { class: "dcglab-output" });
   const live = h("div", { class: "dcglab-readouts", role: "status", "aria-live": "polite", "aria-atomic": "true" });
-  root.append(head, panel, view, live);
+  const saidEl = h("span", { class: "dcglab-said" });
+  root.append(head);
+  if (spec.predict) root.append(predictBox(spec.predict, ctx));
+  if (spec.presets) root.append(presetChips(spec.presets(copy(initial)), ctx));
+  if (rank) root.append(rank.el);
+  root.append(panel, ...Array.from(groups.values(), (inner) => inner.parentElement), view, live);
   el.append(root);
+  // the width charts are drawn for, kept current by a ResizeObserver (no layout read per step)
+  let width = Math.max(280, root.clientWidth - 24 || 420);
+  if (typeof ResizeObserver !== "undefined") {
+    let last = width;
+    new ResizeObserver(([e]) => {
+      const w = Math.max(280, Math.round(e.contentRect.width));
+      if (Math.abs(w - last) > 8) { last = w; width = w; update(); }
+    }).observe(view);
+  }
   let items = [];
-  // Results of recent states (a slider dragged back and forth, chapter 5's 9! orderings).
+  // Results of recent states (a slider dragged back and forth, chapter 5's orderings).
   const memo = new Map();
   const computeOnce = (state) => {
     const key = JSON.stringify(tunable.map((p) => state[p]));
@@ -173,12 +669,20 @@ export function mount(model, el, spec) {
     const same = tunable.every((p) => JSON.stringify(state[p]) === JSON.stringify(initial[p]));
     reset.disabled = same;
     const result = computeOnce(state);
-    const fresh = h("div", { class: "dcglab-output" });
-    spec.draw(fresh, state, result);
-    view.replaceChildren(...fresh.childNodes);
+    if (rank) rank.update(state, result);
+    if (spec.update) spec.update(view, state, result, ctx);
+    else {
+      // disclosures ("show the numbers") stay open across updates
+      const open = Array.from(view.querySelectorAll("details"), (d) => d.open);
+      const fresh = h("div", { class: "dcglab-output" });
+      available = width;
+      spec.draw(fresh, state, result, ctx);
+      view.replaceChildren(...fresh.childNodes);
+      view.querySelectorAll("details").forEach((d, i) => { if (open[i]) d.open = true; });
+    }
     const rows = spec.readouts(state, result);
     if (items.length !== rows.length) {
-      live.replaceChildren();
+      live.replaceChildren(saidEl);
       items = rows.map(([, key]) => {
         const item = h("span", { class: "dcglab-readout" });
         const label = h("span", { class: "dcglab-readout-label" });
@@ -188,11 +692,15 @@ export function mount(model, el, spec) {
         return { label, out };
       });
     }
+    saidEl.textContent = said;
+    said = "";
     rows.forEach(([label, key, text], i) => {
       if (items[i].label.textContent !== label) items[i].label.textContent = label;
       items[i].out.setAttribute("data-out", key);
       if (items[i].out.textContent !== text) items[i].out.textContent = text;
     });
+    const patch = Object.fromEntries(tunable.map((p) => [p, state[p]]));
+    link.setAttribute("href", `#dcglab.${spec.name}=${encodeURIComponent(JSON.stringify(patch))}`);
     root.setAttribute("data-state", JSON.stringify(state));
     root.setAttribute("data-result", JSON.stringify(result));
   };
@@ -205,6 +713,12 @@ export function mount(model, el, spec) {
   for (const p of fixedParams) model.on(`change:${p}`, forget);
   model.on("change", update);
   update();
+  // A state in the page address (a "load into the explorer" link) applies once.
+  const fromUrl = typeof location !== "undefined" ? stateFromHash(spec.name, location.hash) : null;
+  if (fromUrl) {
+    const patch = sanitize(fromUrl, readState(), tunable);
+    if (Object.keys(patch).length) setAll(clampState(Object.assign(readState(), patch), controls), "Loaded the state in the link.");
+  }
   return () => {
     model.off("change", update);
     for (const p of fixedParams) model.off(`change:${p}`, forget);
@@ -229,7 +743,8 @@ export function table(headers, rows, label, rowClass = () => "") {
     const tr = h("tr");
     const cls = rowClass(i);
     if (cls) tr.setAttribute("class", cls);
-    for (const x of r) tr.append(h("td", {}, String(x)));
+    // words read from the left, numbers line up on the right
+    for (const x of r) tr.append(h("td", /^[-+−]?[\d.]+$/.test(String(x)) || x === "" ? {} : { class: "dcglab-text" }, String(x)));
     body.append(tr);
   });
   t.append(body);
@@ -266,15 +781,21 @@ let patternCount = 0;
 // opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, width, height, alt}
 // The chart's accessible name (role="img") states the title and the numbers of every
 // labelled series; the legend is HTML below it.
+// Chart width in px: the width the explorer has (set by mount before each draw).
+let available = 420;
+
 export function chart(series, opts) {
-  const W = opts.width || 420, H = opts.height || 220;
+  const W = Math.round(opts.width ? Math.min(opts.width, available) : Math.min(available, 720));
+  const H = opts.height || 220;
   const m = { l: 44, r: 12, t: 22, b: 34 };
   const xs = series.flatMap((s) => s.xs);
-  const ys = series.filter((s) => s.kind !== "marker").flatMap((s) => s.ys.concat(s.y0s || []));
+  const ys = series.filter((s) => s.kind !== "marker").flatMap((s) => s.ys.concat(s.y0s || []))
+    .filter((y) => y !== null && y !== undefined);
   const xmin = opts.xmin ?? Math.min(...xs), xmax = opts.xmax ?? Math.max(...xs);
   let ymin = opts.ymin ?? Math.min(0, ...ys), ymax = opts.ymax ?? Math.max(...ys) * 1.05;
   if (!(ymax - ymin > 1e-12)) ymax = ymin + 1;
-  const X = (x) => m.l + ((x - xmin) / (xmax - xmin || 1)) * (W - m.l - m.r);
+  const tx = opts.xlog ? Math.log : (x) => x;
+  const X = (x) => m.l + ((tx(x) - tx(xmin)) / (tx(xmax) - tx(xmin) || 1)) * (W - m.l - m.r);
   const Y = (y) => H - m.b - ((y - ymin) / (ymax - ymin)) * (H - m.t - m.b);
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -298,13 +819,18 @@ export function chart(series, opts) {
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
   const { ticks, digits } = yTicks(ymin, ymax);
   for (const yv of ticks)
-    add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 10 }, yv.toFixed(digits));
+    add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits));
   const xt = opts.xticks || [xmin, xmax];
   for (const xv of xt)
-    add("text", { x: X(xv), y: H - m.b + 14, "text-anchor": "middle", "font-size": 10 }, String(xv));
+    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(xv));
   if (opts.xlabel)
-    add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 11 }, opts.xlabel);
-  if (opts.title) add("text", { x: m.l, y: 13, "font-size": 12, "font-weight": "bold" }, opts.title);
+    add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, opts.xlabel);
+  if (opts.title) add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" }, opts.title);
+  if (opts.note) add("text", { x: (W + m.l) / 2, y: (H - m.b + m.t) / 2, "text-anchor": "middle", "font-size": 13 }, opts.note);
+  if (opts.zero && ymin < 0 && ymax > 0)
+    add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis", "stroke-dasharray": "2,2" });
+  for (const ref of opts.refs || [])
+    add("line", { x1: m.l, y1: Y(ref), x2: W - m.r, y2: Y(ref), style: "stroke: var(--dcglab-marker); stroke-width: 1.5; stroke-dasharray: 6,3" });
   series.forEach((s, j) => {
     const color = paint(s, j);
     if (s.kind === "bar") {
@@ -333,12 +859,28 @@ export function chart(series, opts) {
       add("line", { x1: x, y1: m.t, x2: x, y2: H - m.b,
                     style: `stroke: ${color}; stroke-width: 1.5; stroke-dasharray: 3,2` });
     } else {
-      add("polyline", {
-        points: s.xs.map((x, i) => `${X(x)},${Y(s.ys[i])}`).join(" "),
-        style: `fill: none; stroke: ${color}; stroke-width: 2; stroke-dasharray: ${s.dash || "none"}`,
-      });
-      if (s.markers)
-        s.xs.forEach((x, i) => add("circle", { cx: X(x), cy: Y(s.ys[i]), r: s.big ? 5 : 3, style: `fill: ${color}` }));
+      // an undefined value (null) breaks the line: nothing is drawn there
+      let run = [];
+      const flush = () => {
+        if (run.length > 1 && !s.points) add("polyline", {
+          points: run.join(" "),
+          style: `fill: none; stroke: ${color}; stroke-width: 2; stroke-dasharray: ${s.dash || "none"}`,
+        });
+        run = [];
+      };
+      s.xs.forEach((x, i) => (s.ys[i] === null ? flush() : run.push(`${X(x)},${Y(s.ys[i])}`)));
+      flush();
+      if (s.markers || s.points)
+        s.xs.forEach((x, i) => {
+          if (s.ys[i] === null) return;
+          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r: s.big ? 5 : s.points ? 3.5 : 3,
+                                    style: s.open && s.open[i] ? `fill: none; stroke: ${color}; stroke-width: 2` : `fill: ${color}` });
+          if (s.titles) {
+            const t = document.createElementNS(SVG_NS, "title");
+            t.textContent = s.titles[i];
+            c.append(t);
+          }
+        });
     }
   });
   const fig = h("figure", { class: "dcglab-figure" });
@@ -347,7 +889,7 @@ export function chart(series, opts) {
   series.forEach((s, j) => {
     if (!s.label) return;
     const li = h("li");
-    const kind = s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
+    const kind = s.points ? "point" : s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
       : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash || s.kind === "marker" ? "dash" : "line";
     const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
     li.append(sw, document.createTextNode(s.label));

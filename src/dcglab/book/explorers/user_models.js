@@ -1,10 +1,17 @@
-// Chapter 9: nDCG, AP, RR, RBP and ERR, and the weight each gives to each rank.
+// Chapter 9: nDCG, AP, RR, RBP and ERR, and what each rank adds to each of them.
+const MEASURES = [
+  ["ndcg", "nDCG", "g_i / log2(i+1) / IDCG"],
+  ["ap", "AP", "P@i / R at each relevant rank"],
+  ["rr", "RR", "1/i at the first relevant rank"],
+  ["rbp", "RBP", "(1 − p) p^(i−1) if relevant"],
+  ["err", "ERR", "P(reach i) × R_i / i"],
+];
+
 export default explorer({
   name: "user_models",
   title: "User models: one ranking, five measures",
   params: ["grades", "p"],
-  controls: (s) => [{ param: "p", label: "patience p (RBP)", min: 0.5, max: 0.95, step: 0.05 }]
-    .concat(listSliders(s, "grades")),
+  controls: () => [{ param: "p", label: "patience p (RBP)", min: 0.5, max: 0.95, step: 0.05 }],
   compute: (s) => ({
     ndcg: ndcgAt(s.grades, null, s.grades.length, "linear", LOG2),
     ap: averagePrecision(s.grades),
@@ -12,13 +19,32 @@ export default explorer({
     rbp: rbp(s.grades, s.p),
     err: err(s.grades),
   }),
-  draw(out, s) {
+  ranking: (s) => ({
+    rows: [{ key: "system", title: "The ranking", grades: s.grades, list: "grades" }],
+    gain: "linear", discount: LOG2, k: s.grades.length,
+  }),
+  presets: (s) => rankingPresets(s),
+  predict: {
+    question: (s) => `the patience p falls from ${s.p} to 0.5 (a reader who gives up sooner). Does RBP go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { p: 0.5 }),
+    answer: (a, b) => direction(a, b, "rbp"),
+    why: (a, b, s) => `RBP went from ${fmt(a.rbp)} to ${fmt(b.rbp)}. An impatient reader puts more weight on rank 1, `
+      + `and this ranking's rank 1 is ${s.grades[0] > 0 ? "relevant" : "not relevant"}.`,
+  },
+  draw(out, s, r) {
+    // one bar chart per measure: the bars of a measure add up to its score
+    const parts = contributions(s.grades, s.p);
     const xs = s.grades.map((_, i) => i + 1);
-    out.append(chart([
-      { xs, ys: ndcgWeights(s.grades, "linear", LOG2), label: "nDCG: w_i / IDCG", markers: true },
-      { xs, ys: rbpWeights(s.grades.length, s.p), label: "RBP: (1−p)p^(i−1)", markers: true, dash: "1,3" },
-      { xs, ys: errWeights(s.grades), label: "ERR: P(reach i) / i", markers: true, dash: "5,3" },
-    ], { title: "Weight of each rank", xlabel: "rank i", xticks: xs, ymin: 0 }));
+    const top = Math.max(1e-12, ...MEASURES.flatMap(([key]) => parts[key]));
+    const row = h("div", { class: "dcglab-charts" });
+    for (const [key, name, formula] of MEASURES) {
+      const value = key === "ndcg" ? fmtNdcg(r.ndcg) : fmt(r[key]);
+      row.append(chart([{ kind: "bar", xs, ys: parts[key], color: "c0", label: `${name}: ${formula}` }],
+        { title: `${name} = ${value}: the bars add up to it`, xlabel: "rank i", xticks: xs, xmin: 0.5,
+          xmax: xs.length + 0.5, ymin: 0, ymax: top * 1.05, width: 300, height: 170 }));
+    }
+    out.append(row);
   },
   readouts: (s, r) => [
     ["nDCG =", "ndcg", fmtNdcg(r.ndcg)], ["AP =", "ap", fmt(r.ap)],

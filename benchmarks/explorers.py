@@ -1,0 +1,166 @@
+"""Benchmark every explorer step in Chromium: input event to finished layout.
+
+Run: .venv/bin/python benchmarks/explorers.py [--site _build/html] [--rounds 5]
+
+The built site is served on 127.0.0.1 and each page with explorers is opened in headless
+Debian Chromium (1280 px). For every explorer, every visible, enabled slider is stepped
+to a new legal value, every select to each option, and every card of a rank strip moved
+one rank (→) and given a new grade (a digit key). One step is timed inside the page, from
+just before the event is dispatched to the end of a forced synchronous layout
+(``getBoundingClientRect`` of the explorer after ``offsetHeight``), so it covers the
+explorer's computation, its DOM update and the browser's style and layout work. The
+first step of each control is a warm-up and is not counted. Reported per explorer: the
+number of steps, the median and the worst step in milliseconds, and which control the
+worst step moved. Timing depends on the machine and on its load: the results file states
+both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import http.server
+import os
+import platform
+import statistics
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
+
+STEP_JS = """
+([root, rounds]) => {
+  const timings = [];
+  const time = (label, act) => {
+    const t0 = performance.now();
+    act();
+    void root.offsetHeight;
+    root.getBoundingClientRect();
+    timings.push([label, performance.now() - t0]);
+  };
+  const usable = (e) => !e.disabled && e.offsetParent !== null
+    && !(e.closest('.dcglab-control') || {}).hidden;
+  const fire = (e) => e.dispatchEvent(new Event(e.tagName === 'SELECT' ? 'change' : 'input',
+                                                {bubbles: true}));
+  for (let round = 0; round <= rounds; round++) {
+    const controls = Array.from(root.querySelectorAll('[data-param]')).filter(usable);
+    for (const e of controls) {
+      const label = e.dataset.param;
+      if (e.tagName === 'SELECT') {
+        for (const o of Array.from(e.options)) {
+          if (o.value === e.value) continue;
+          time(label, () => { e.value = o.value; fire(e); });
+        }
+      } else {
+        const lo = Number(e.min), hi = Number(e.max), step = Number(e.step);
+        const cur = Number(e.value);
+        const next = cur + step <= hi + 1e-9 ? cur + step : lo;
+        time(label, () => { e.value = String(+next.toFixed(6)); fire(e); });
+      }
+    }
+    const cards = () => Array.from(root.querySelectorAll('button.dcglab-card'));
+    const press = (e, key) => e.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+    for (let i = 0; i < cards().length - 1; i++) {
+      time('card move', () => press(cards()[i], 'ArrowRight'));
+      time('card grade', () => press(cards()[i], String((i + round) % 4)));
+    }
+  }
+  return timings;
+}
+"""
+
+
+@contextlib.contextmanager
+def serve(folder: Path):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+
+
+def explorer_pages(site: Path) -> list[str]:
+    return sorted(
+        p.relative_to(site).as_posix()
+        for p in site.glob("chapters/*.html")
+        if "widget-view+json" in p.read_text() and "/quiz_" not in "/" + p.name
+    )
+
+
+def measure(site: Path, rounds: int) -> list[dict]:
+    rows = []
+    with serve(site) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        for rel in explorer_pages(site):
+            page.goto(base + rel, wait_until="load")
+            page.wait_for_function(
+                "() => Array.from(document.querySelectorAll('.dcglab-explorer'))"
+                ".some(e => e.childElementCount > 0)"
+            )
+            page.wait_for_timeout(500)
+            roots = page.locator(".dcglab-explorer")
+            for i in range(roots.count()):
+                root = roots.nth(i)
+                name = root.get_attribute("data-explorer")
+                timings = root.evaluate(f"(root, rounds) => ({STEP_JS})([root, rounds])", rounds)
+                # the first step of each control warms the caches and the JIT
+                seen: set[str] = set()
+                counted = []
+                for label, ms in timings:
+                    if label in seen:
+                        counted.append((label, ms))
+                    seen.add(label)
+                worst = max(counted, key=lambda t: t[1])
+                rows.append(
+                    {
+                        "page": rel,
+                        "explorer": name,
+                        "steps": len(counted),
+                        "median_ms": round(statistics.median(ms for _, ms in counted), 2),
+                        "worst_ms": round(worst[1], 2),
+                        "worst_control": worst[0],
+                    }
+                )
+        browser.close()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    args = parser.parse_args()
+    rows = measure(args.site, args.rounds)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [
+        f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds",
+        f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {load:.1f}",
+        "",
+        f"{'explorer':<16} {'steps':>5} {'median ms':>10} {'worst ms':>9}  worst control",
+    ]
+    for r in rows:
+        lines.append(
+            f"{r['explorer']:<16} {r['steps']:>5} {r['median_ms']:>10.2f} "
+            f"{r['worst_ms']:>9.2f}  {r['worst_control']}"
+        )
+    text = "\n".join(lines) + "\n"
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "explorers.txt").write_text(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

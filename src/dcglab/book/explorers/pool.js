@@ -1,0 +1,40 @@
+// Chapter 12: build a pool from the first runs at some depth, score every run on it.
+const RULE_NAMES = { zero: "zero rule", condensed: "condensed list" };
+
+export default explorer({
+  name: "pool",
+  title: "A pool: which runs, how deep, which rule",
+  params: ["data", "depth", "contributors", "rule"],
+  controls: (s) => [
+    { param: "depth", label: "pool depth h", min: 1, max: s.data.k, step: 1 },
+    { param: "contributors", label: "runs in the pool", min: 1, max: s.data.names.length, step: 1 },
+    { param: "rule", label: "unjudged documents", options: Object.keys(RULE_NAMES) },
+  ],
+  compute: (s) => poolResults(s.data, s.depth, s.contributors, s.rule),
+  draw(out, s) {
+    const { runs, sizes } = poolScores(s.data, s.depth, s.contributors, s.rule);
+    const k = s.data.k, inPool = (i) => i < s.contributors;
+    const top = Math.max(...runs.flatMap((r) => [r.full, r.pool]), 0.1);
+    out.append(chart([
+      { xs: [0, 1], ys: [0, 1], label: "no change", color: "muted", dash: "5,3" },
+      { xs: runs.map((r) => r.full), ys: runs.map((r) => r.pool), points: true, color: "c0",
+        open: runs.map((_, i) => !inPool(i)), label: "runs (filled: in the pool)",
+        titles: runs.map((r, i) => `${s.data.names[i]}: ${fmt(r.full)} → ${fmt(r.pool)}`) },
+    ], { title: `nDCG@${k}: pooled (vertical) against complete judgments`, xlabel: "complete judgments",
+         xmin: 0, xmax: Math.min(1, top * 1.1), ymin: 0, ymax: Math.min(1, top * 1.1),
+         xticks: [0, 0.25, 0.5, 0.75, 1].filter((x) => x <= Math.min(1, top * 1.1)) }));
+    out.append(table(["run", "in the pool", `complete nDCG@${k}`, `pooled nDCG@${k}`, "change", `Judged@${k}`],
+      runs.map((r, i) => [s.data.names[i], inPool(i) ? "yes" : "no", fmt(r.full), fmt(r.pool),
+                          fmt(r.pool - r.full), fmt(mean(r.judged))]),
+      `Each run's nDCG@${k} with complete and with pooled judgments (${RULE_NAMES[s.rule]})`));
+    out.prepend(para(`The pool judges ${fmt(mean(sizes), 1)} documents per query on average; `
+      + `unjudged documents follow the ${RULE_NAMES[s.rule]}.`));
+  },
+  readouts: (s, r) => [
+    ["Kendall's tau =", "tau", r.tau === null ? "undefined (all tied)" : fmt(r.tau)],
+    ["judged per query =", "pooled_per_query", fmt(r.pooled_per_query, 1)],
+    ["mean change, pool runs =", "change_in", fmt(r.change_in)],
+    ["others =", "change_out", r.change_out === null ? "— (every run is in the pool)" : fmt(r.change_out)],
+    [`others' Judged@${s.data.k} =`, "judged_out", r.judged_out === null ? "—" : fmt(r.judged_out)],
+  ],
+});

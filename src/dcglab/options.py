@@ -1,0 +1,78 @@
+"""The allowed values of the evaluator's conventions, and the check that names the argument.
+
+These names are shared by :mod:`dcglab.batch`, the engines and the command line;
+this module imports nothing heavy, so the command line can build its parser
+before polars is loaded (see :mod:`dcglab.process`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+__all__ = [
+    "FRACTIONAL_GRADES",
+    "IDEALS",
+    "MISSING",
+    "IDEAL_ALIASES",
+    "NEGATIVE_GRADES",
+    "SCORE_PRECISIONS",
+    "TIES",
+    "BatchIdeal",
+    "FractionalGrades",
+    "Missing",
+    "NegativeGrades",
+    "ScorePrecision",
+    "Ties",
+    "check_option",
+    "ideal_name",
+]
+
+BatchIdeal = Literal["judged", "judged-uncut", "retrieved", "qrels-cut", "qrels"]
+Ties = Literal["trec", "average"]
+NegativeGrades = Literal["gain", "unjudged"]
+ScorePrecision = Literal["double", "float32"]
+Missing = Literal["ignore", "zero", "error"]
+FractionalGrades = Literal["keep", "truncate"]
+IDEAL_ALIASES = {"qrels-cut": "judged", "qrels": "judged-uncut"}
+IDEALS = ("judged", "judged-uncut", "retrieved", *IDEAL_ALIASES)
+"""Accepted ``ideal`` values: the names, then the older aliases."""
+TIES = ("trec", "average")
+NEGATIVE_GRADES = ("gain", "unjudged")
+MISSING = ("ignore", "zero", "error")
+"""Accepted ``missing`` values, for qrels queries without run lines: left out,
+scored 0 (trec_eval ``-c``), or refused (trec_eval without ``-c``)."""
+FRACTIONAL_GRADES = ("keep", "truncate")
+"""Accepted ``fractional_grades`` values: used as they are, or truncated toward
+zero as trec_eval reads them (C's ``atol``: 2.5 is 2, -0.5 is 0, -1.5 is -1)."""
+SCORE_PRECISIONS = ("double", "float32")
+"""Accepted ``score_precision`` values: ``"double"`` compares scores as trec_eval
+10.0 does; ``"float32"`` rounds them first, as trec_eval 9.x, pytrec_eval and
+ir_measures do."""
+
+
+def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
+    """Raise ``ValueError`` naming the argument unless ``value`` is one of ``allowed``.
+
+    Examples
+    --------
+    >>> check_option("score_precision", "float64", SCORE_PRECISIONS)
+    Traceback (most recent call last):
+    ...
+    ValueError: score_precision must be one of ('double', 'float32'), got 'float64'
+    """
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
+
+
+def ideal_name(ideal: str) -> str:
+    """The name of an ``ideal`` option, aliases resolved.
+
+    Examples
+    --------
+    >>> ideal_name("qrels-cut"), ideal_name("qrels"), ideal_name("retrieved")
+    ('judged', 'judged-uncut', 'retrieved')
+    """
+    if ideal not in IDEALS:
+        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
+    return IDEAL_ALIASES.get(ideal, ideal)

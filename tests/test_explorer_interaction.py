@@ -1,0 +1,170 @@
+"""Direct manipulation, predict-then-reveal and the state in the URL, on the built site.
+
+* Rank strip (chapter 3): a card dragged with the mouse lands at the rank it is dropped
+  on, in one move; the keyboard moves a card (← →) and sets its grade (digits), focus
+  stays on the moved card, and each change is announced in the live region; a click
+  near the top of a bar sets the top grade. After each change the shown results equal
+  ``Explorer.compute`` of the new state.
+* Predict, then reveal: every explorer that asks for a prediction reveals nothing
+  before a choice, then a verdict (✓ or ✗) whose right answer is dcglab's.
+* URL state: ``#dcglab.<name>=<JSON>`` loads a state; the explorer's own "Link to this
+  state" reproduces its state; a malformed state in the address is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+import pytest
+from sitekit import EXPLORER_PAGES, explorer_roots, open_page, python_mismatches
+
+from dcglab.book.explorers import REGISTRY
+
+NDCG_PAGE = "chapters/03_ideal_normalization.html"
+
+
+def moved(values: list, src: int, dst: int) -> list:
+    out = list(values)
+    out.insert(dst, out.pop(src))
+    return out
+
+
+def state_of(root) -> dict:
+    return json.loads(root.get_attribute("data-state"))
+
+
+def assert_matches_python(root) -> None:
+    name = root.get_attribute("data-explorer")
+    shown = json.loads(root.get_attribute("data-result"))
+    assert python_mismatches(name, state_of(root), shown) == []
+
+
+def ndcg_root(page):
+    open_page(page, NDCG_PAGE)
+    roots = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "ndcg"]
+    assert len(roots) == 1
+    return roots[0]
+
+
+def test_drag_moves_a_card_in_one_move(page, site_dir):
+    root = ndcg_root(page)
+    start = state_of(root)["grades"]
+    cards = root.locator("button.dcglab-card")
+    root.locator(".dcglab-rank").scroll_into_view_if_needed()
+    first, target = cards.nth(0).bounding_box(), cards.nth(3).bounding_box()
+    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(first["x"] + first["width"], first["y"] + first["height"] / 2, steps=3)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=5)
+    page.mouse.up()
+    assert state_of(root)["grades"] == moved(start, 0, 3)
+    said = root.locator(".dcglab-said").text_content()
+    assert said == f"Moved the grade-{start[0]} document from rank 1 to rank 4."
+    assert_matches_python(root)
+    assert page.console_errors == []
+
+
+def test_keyboard_moves_a_card_and_sets_its_grade(page, site_dir):
+    root = ndcg_root(page)
+    start = state_of(root)["grades"]
+    root.locator("button.dcglab-card").nth(2).focus()
+    page.keyboard.press("ArrowLeft")
+    assert state_of(root)["grades"] == moved(start, 2, 1)
+    focused = page.evaluate("document.activeElement.querySelector('.dcglab-sr').textContent")
+    assert focused.startswith(f", rank 2: grade {start[2]}"), focused
+    assert "from rank 3 to rank 2" in root.locator(".dcglab-said").text_content()
+    page.keyboard.press("0")
+    want = moved(start, 2, 1)
+    want[1] = 0
+    assert state_of(root)["grades"] == want
+    assert root.locator(".dcglab-said").text_content() == "Rank 2 now has grade 0."
+    page.keyboard.press("ArrowUp")
+    want[1] = 1
+    assert state_of(root)["grades"] == want
+    assert_matches_python(root)
+    root.locator("button.dcglab-reset").click()
+    assert state_of(root)["grades"] == start
+    # Reset disables itself; focus goes to the explorer, not to the page body
+    assert page.evaluate("document.activeElement.classList.contains('dcglab-explorer')")
+
+
+def test_click_at_a_height_sets_the_grade(page, site_dir):
+    root = ndcg_root(page)
+    start = state_of(root)["grades"]
+    rank = start.index(0)  # a grade-0 document: clicking near the top makes it a 3
+    root.locator(".dcglab-rank").scroll_into_view_if_needed()
+    area = root.locator("button.dcglab-card").nth(rank).locator(".dcglab-bar-area").bounding_box()
+    page.mouse.click(area["x"] + area["width"] / 2, area["y"] + 10)
+    want = list(start)
+    want[rank] = 3
+    assert state_of(root)["grades"] == want
+    assert_matches_python(root)
+
+
+@pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
+def test_predict_then_reveal(page, site_dir, rel):
+    open_page(page, rel)
+    asked = 0
+    for root in explorer_roots(page):
+        box = root.locator(".dcglab-predict")
+        if box.count() == 0:
+            continue
+        asked += 1
+        name = root.get_attribute("data-explorer")
+        verdict = box.locator(".dcglab-predict-verdict")
+        assert verdict.text_content() == "", f"{name}: the answer shows before a prediction"
+        before = state_of(root)
+        choices = box.locator("button")
+        choices.nth(0).click()
+        text = verdict.text_content()
+        assert text.startswith(("✓ Right.", "✗ Not quite: ")), (name, text)
+        after = state_of(root)
+        assert_matches_python(root)
+        # the right answer agrees with dcglab: for up / down / the same, compare the
+        # result the question names before and after
+        if name == "ndcg":
+            assert after["grades"] == moved(before["grades"], 2, 1)
+            a = REGISTRY[name].compute(before)["ndcg"]
+            b = REGISTRY[name].compute(after)["ndcg"]
+            right = "up" if b > a + 1e-12 else "down" if b < a - 1e-12 else "the same"
+            assert (choices.nth(0).text_content() == right) == text.startswith("✓"), text
+    assert asked > 0, f"{rel}: no explorer asks for a prediction"
+    assert page.console_errors == []
+
+
+def test_state_in_the_url(page, site_dir):
+    want = {"grades": [0, 1, 2, 3, 3, 2], "k": 4}
+    page.goto(page.base_url + NDCG_PAGE + "#dcglab.ndcg=" + quote(json.dumps(want)))
+    page.wait_for_load_state("networkidle")
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "ndcg"][0]
+    page.wait_for_function(
+        "e => JSON.parse(e.getAttribute('data-state')).k === 4", arg=root.element_handle()
+    )
+    state = state_of(root)
+    assert {p: state[p] for p in want} == want
+    assert_matches_python(root)
+    # the explorer's own link reproduces its state
+    root.locator("button.dcglab-card").nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    moved_state = state_of(root)
+    href = root.locator("a.dcglab-link").get_attribute("href")
+    page.goto(page.base_url + NDCG_PAGE + href)
+    page.reload()
+    page.wait_for_load_state("networkidle")
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "ndcg"][0]
+    page.wait_for_function(
+        "([e, s]) => e.getAttribute('data-state') === s",
+        arg=[root.element_handle(), json.dumps(moved_state, separators=(",", ":"))],
+    )
+    assert page.console_errors == []
+
+
+def test_malformed_url_state_is_ignored(page, site_dir):
+    bad = quote(json.dumps({"grades": "3,2", "k": "four"}))
+    page.goto(page.base_url + NDCG_PAGE + "#dcglab.ndcg=" + bad + "&dcglab.ndcg={broken")
+    page.wait_for_load_state("networkidle")
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "ndcg"][0]
+    state = state_of(root)
+    assert state["grades"] == REGISTRY["ndcg"]().grades and state["k"] == REGISTRY["ndcg"]().k
+    assert page.console_errors == []

@@ -1,0 +1,81 @@
+"""``--engine duckdb`` and ``--engine spark`` against the real trec_eval 10.0 binary.
+
+The generated cases of tests/oracle.py (float32-close scores, heavy ties,
+scientific notation, negative and fractional grades, missing queries, odd
+docnos, comments, extra fields, ``-q -c -J -M -l -n``) are run through the
+command line in this process with an engine, and judged as the default path is
+(``oracle.agree``): the same bytes on stdout, or a refusal wherever
+trec_eval refuses. The measures are those the engines compute (the DCG family);
+Spark gets fewer examples, a Spark query costing seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from oracle import Case, agree, cases, dcglab, trec_eval
+
+ENGINE_MEASURES = ["ndcg", "ndcg_cut", "ndcg_cut.1,3,6", "ndcg_cut.2"]
+"""trec_eval measures the engines compute."""
+
+# -J applies after -M (trec_eval cuts first); a negative grade is unjudged under -J.
+J_AFTER_M = Case(
+    qrels="q 0 j1 1\nq 0 j2 1\nq 0 a -1\n",
+    run="q Q0 u 1 5 t\nq Q0 a 2 4 t\nq Q0 j1 3 3 t\nq Q0 j2 4 2 t\n",
+    options=("-q", "-J", "-M3"),
+    measures=("ndcg", "ndcg_cut.1,3"),
+)
+CLOSE = Case(
+    qrels="q1 0 b 2\nq1 0 a 0\n",
+    run="q1 Q0 b 1 0.7 t\nq1 Q0 a 2 0.7000000001 t\n",
+    options=("-q",),
+    measures=("ndcg_cut.1",),
+)
+
+
+def check(binary: Path, case: Case, engine: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        agree(dcglab(case, folder, ("--engine", engine)), trec_eval(binary, case, folder), case)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(case=cases(ENGINE_MEASURES))
+@example(case=J_AFTER_M)
+@example(case=CLOSE)
+def test_duckdb_is_trec_eval(case: Case, trec_eval_binary: Path) -> None:
+    check(trec_eval_binary, case, "duckdb")
+
+
+@pytest.fixture(scope="module")
+def spark(skip_or_fail, require):
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
+    require("pyspark")
+    from dcglab.engines import local_spark
+
+    session = local_spark("local[2]", memory="1g", partitions=2)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=cases(ENGINE_MEASURES))
+@example(case=J_AFTER_M)
+def test_spark_is_trec_eval(case: Case, trec_eval_binary: Path, spark) -> None:
+    check(trec_eval_binary, case, "spark")
