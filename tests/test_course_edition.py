@@ -24,6 +24,8 @@ import course_edition as ce  # noqa: E402
 COURSE = ROOT / "_build" / "course" / "_build" / "html"
 SOLUTIONS = ROOT / "_build" / "solutions" / "_build" / "html"
 SITE = ROOT / "_build" / "html"
+STRAIGHT = str.maketrans("‘’“”–—", "''\"\"--")
+"""Sphinx's smart quotes and dashes, folded back to the source's characters."""
 
 TEXT = """Before.
 
@@ -79,15 +81,18 @@ def test_references_become_text_in_the_solutions():
 def page_text(path: Path) -> str:
     """The visible text of a built page, whitespace folded."""
     body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", path.read_text(), flags=re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body)).translate(STRAIGHT)
+    return re.sub(r"\s+", " ", text)
 
 
 def sentences(solution: str) -> list[str]:
     """Plain runs of words of a solution (MyST roles, math and markup removed) long
     enough to be distinctive."""
-    plain = re.sub(r"\{[\w:]+\}`[^`]*`|\$[^$]*\$", "\n", solution)
-    plain = re.sub(r"[*`>]", " ", plain)
-    runs = [re.sub(r"\s+", " ", r).strip() for r in re.split(r"[.;:!?()\[\]|#\n]", plain)]
+    plain = re.sub(r"^\s*>", " ", solution.translate(STRAIGHT), flags=re.M)  # quote marks
+    plain = re.sub(r"\s+", " ", plain)  # line breaks are not sentence breaks
+    plain = re.sub(r"\{[\w:]+\}`[^`]*`|\$[^$]*\$", "|", plain)
+    plain = re.sub(r"[*`]", " ", plain)
+    runs = [re.sub(r"\s+", " ", r).strip() for r in re.split(r"[.;:!?()\[\]|#]", plain)]
     return [r for r in runs if len(r) >= 30]
 
 

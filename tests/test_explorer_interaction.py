@@ -102,7 +102,20 @@ def test_click_at_a_height_sets_the_grade(page, site_dir):
     assert_matches_python(root)
 
 
-@pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
+NO_PREDICTION_YET = {"chapters/11_comparing_systems.html", "chapters/12_incomplete_judgments.html"}
+"""The paired-test and pool explorers (chapters 11 and 12) have no prediction step yet."""
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="no prediction step yet"))
+        if p in NO_PREDICTION_YET
+        else p
+        for p in EXPLORER_PAGES
+        if "/quiz_" not in p
+    ],
+)
 def test_predict_then_reveal(page, site_dir, rel):
     open_page(page, rel)
     asked = 0

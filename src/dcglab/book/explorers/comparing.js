@@ -2,7 +2,7 @@
 // and watch the mean difference, d_z, the t-test and the exact randomization test.
 const DELTA_MAX = 50;  // hundredths of nDCG
 const differences = (s) => s.deltas.slice(0, s.n).map((x) => x / 100);
-const fmtP = (p) => (p === null ? "undefined (no spread)" : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+const fmtP = (p) => (p === null ? "undefined (no spread)" : p.toFixed(3));
 
 export default explorer({
   name: "paired_test",
@@ -33,8 +33,8 @@ export default explorer({
   },
   readouts: (s, r) => [
     ["mean A − B =", "mean", fmt(r.mean)],
-    ["d_z =", "d_z", r.d_z === null ? "undefined (no spread)" : fmt(r.d_z, 2)],
-    ["t =", "t", r.t === null ? "undefined (no spread)" : fmt(r.t, 2)],
+    ["d_z =", "d_z", r.d_z === null ? "undefined (no spread)" : fmt(r.d_z)],
+    ["t =", "t", r.t === null ? "undefined (no spread)" : fmt(r.t)],
     ["p (t-test) =", "p_t", fmtP(r.p_t)],
     ["p (randomization) =", "p_rand", fmtP(r.p_rand)],
   ],

@@ -32,7 +32,7 @@ export default explorer({
   },
   readouts: (s, r) => [
     ["Kendall's tau =", "tau", r.tau === null ? "undefined (all tied)" : fmt(r.tau)],
-    ["judged per query =", "pooled_per_query", fmt(r.pooled_per_query, 1)],
+    ["judged per query =", "pooled_per_query", fmt(r.pooled_per_query)],
     ["mean change, pool runs =", "change_in", fmt(r.change_in)],
     ["others =", "change_out", r.change_out === null ? "— (every run is in the pool)" : fmt(r.change_out)],
     [`others' Judged@${s.data.k} =`, "judged_out", r.judged_out === null ? "—" : fmt(r.judged_out)],
