@@ -13,6 +13,8 @@ Helpers:
 * ``open_lab(browser, url)``: a page showing that notebook with its kernel connected
   (requests off 127.0.0.1 aborted); ``run_cell(page, i)`` and ``cell_output(page, i)``.
 
+* ``twin_page(browser, script, exports)``: a blank page running ``script`` with
+  ``exports`` on ``window.twin`` (the JS twin tests).
 * ``new_page(browser, base_url, width=..., height=..., mode=...)``: a page whose
   requests to any host other than 127.0.0.1 are aborted and recorded in
   ``page.external_requests``; console errors and uncaught exceptions are recorded
@@ -69,6 +71,20 @@ EXPLORER_PAGES = [
 
 
 # --- pages ------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def twin_page(browser, script: str, exports: str):
+    """A blank page that runs ``script`` (ES module text) and puts ``exports`` (a
+    JS object literal of its functions) on ``window.twin``, for the JS twin tests."""
+    page = browser.new_page()
+    page.set_content("<html><body></body></html>")
+    page.add_script_tag(type="module", content=f"{script}\nwindow.twin = {exports};")
+    page.wait_for_function("window.twin !== undefined")
+    try:
+        yield page
+    finally:
+        page.close()
 
 
 @contextlib.contextmanager

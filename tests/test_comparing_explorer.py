@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 import pytest
 from scipy.special import stdtr
+from sitekit import twin_page
 
 from dcglab.book.explorers.base import asset
 from dcglab.book.explorers.comparing import DELTA_MAX, DELTAS, PairedTestExplorer
@@ -20,16 +21,10 @@ TOL = 1e-12
 
 @pytest.fixture(scope="module")
 def twin(browser):
-    page = browser.new_page()
-    page.set_content("<html><body></body></html>")
-    page.add_script_tag(
-        type="module",
-        content=asset("paired.js")
-        + "\nwindow.twin = {pairedStats, studentTwoSided, exactRandomization};",
-    )
-    page.wait_for_function("window.twin !== undefined")
-    yield page
-    page.close()
+    with twin_page(
+        browser, asset("paired.js"), "{pairedStats, studentTwoSided, exactRandomization}"
+    ) as page:
+        yield page
 
 
 def samples():

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 import pytest
+from sitekit import twin_page
 
 from dcglab import Discount, cg, curves, ideal_order, mean_ndcg
 from dcglab.book.cranfield_payload import decode_codes, encode_codes
@@ -60,20 +61,15 @@ def py_gain(g):
 
 @pytest.fixture(scope="module")
 def twin(browser):
-    page = browser.new_page()
-    page.set_content("<html><body></body></html>")
-    page.add_script_tag(
-        type="module",
-        content=asset("measures.js")
-        + "\nwindow.twin = {gainValue, weights, dcgCurve, idealOrder, curves, cg, averagePrecision,"
+    exports = (
+        "{gainValue, weights, dcgCurve, idealOrder, curves, cg, averagePrecision,"
         " reciprocalRank, rbp, err, errReach, orderings, discordantPairs, countReversals,"
         " meanNdcg, swapDeltas, discountedGains, ndcgRatio, ndcgAt, mean, countDrops,"
         " rbpWeights, errWeights, ndcgWeights, bestSwap, decodeCodes, directionChanges, LOG2,"
-        " relativeWeight, contributions, reversalExamples};",
+        " relativeWeight, contributions, reversalExamples}"
     )
-    page.wait_for_function("window.twin !== undefined")
-    yield page
-    page.close()
+    with twin_page(browser, asset("measures.js"), exports) as page:
+        yield page
 
 
 def run_js(page, body, args):

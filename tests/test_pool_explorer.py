@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sitekit import twin_page
 
 from dcglab.binary import Ranking, binary_measure
 from dcglab.book.explorers.base import asset
@@ -52,17 +53,12 @@ def states(data):
 
 @pytest.fixture(scope="module")
 def twin(browser):
-    page = browser.new_page()
-    page.set_content("<html><body></body></html>")
-    page.add_script_tag(
-        type="module",
-        content=asset("measures.js")
-        + asset("pool_twin.js")
-        + "\nwindow.twin = {poolResults, kendallTau, judgedAt, decodeIndices};",
-    )
-    page.wait_for_function("window.twin !== undefined")
-    yield page
-    page.close()
+    with twin_page(
+        browser,
+        asset("measures.js") + asset("pool_twin.js"),
+        "{poolResults, kendallTau, judgedAt, decodeIndices}",
+    ) as page:
+        yield page
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
