@@ -12,6 +12,7 @@
 * ``references``: the four reference libraries, each under its own convention,
   returning per-query values.
 * ``serve_folder``: serve a folder over HTTP on 127.0.0.1 (quietly) for a test.
+* ``spark``: one local[2] Spark session for every module that needs it.
 * ``browser``: a headless Debian Chromium driven by Playwright.
 * ``site_dir``, ``http_server``, ``page``: the built static site in Chromium (helpers
   in tests/sitekit.py).
@@ -110,6 +111,21 @@ def trec_eval_binary(tmp_path_factory) -> Path:
         detail = getattr(exc, "stderr", "") or exc
         skip_or_fail(f"could not build trec_eval 10.0 with make: {detail}")
         raise  # not reached: skip_or_fail raises
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """A local[2] Spark session, active, so that the command line's Spark path uses it;
+    one for every test module (starting the JVM takes seconds)."""
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
+    require("pyspark")
+    from dcglab.engines import local_spark
+
+    session = local_spark("local[2]", memory="1g", partitions=2)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
 
 
 # --------------------------------------------------------------- reference libraries

@@ -16,8 +16,6 @@ Spark needs Java: without it the Spark tests skip, except under CI=true, where
 they must run. They are few (a Spark query costs seconds, not milliseconds).
 """
 
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,20 +41,6 @@ PATHS = ["python", "duckdb", pytest.param("spark", marks=pytest.mark.slow)]
 
 
 # ------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def spark(skip_or_fail, require):
-    """A local[2] session, active, so that the command line's Spark path uses it."""
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
-    require("pyspark")
-    from dcglab.engines import local_spark
-
-    session = local_spark("local[2]", memory="1g", partitions=2)
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.fixture

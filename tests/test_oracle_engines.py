@@ -11,8 +11,6 @@ Spark gets fewer examples, a Spark query costing seconds.
 
 from __future__ import annotations
 
-import os
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -54,19 +52,6 @@ def check(binary: Path, case: Case, engine: str) -> None:
 @example(case=CLOSE)
 def test_duckdb_is_trec_eval(case: Case, trec_eval_binary: Path) -> None:
     check(trec_eval_binary, case, "duckdb")
-
-
-@pytest.fixture(scope="module")
-def spark(skip_or_fail, require):
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
-    require("pyspark")
-    from dcglab.engines import local_spark
-
-    session = local_spark("local[2]", memory="1g", partitions=2)
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.mark.slow
