@@ -82,6 +82,21 @@ def test_an_infinite_gain_is_an_error_naming_gain_grade_file_and_line(
     assert_one_line_error(proc, f"--gain {gain}", shown, f"{qrels}:{line}:")
 
 
+@pytest.mark.parametrize(
+    ("gain", "needle"),
+    [
+        ({0: 0, 1: 1, 2: 2, 3: 3}, "no entry for grade(s) [2.5]"),
+        ({0: 0, 1: 1, 2: 2, 3: 3, 2.5: -1}, "grade 2.5 has gain -1"),
+        ("exponential:1e124", "grade 2.5 has gain inf"),
+    ],
+)
+def test_a_fractional_grade_without_a_gain_names_its_line(write, gain, needle):
+    qrels = write("qrels.txt", QRELS.replace("q2 0 d4 2", "q2 0 d4 2.5"))
+    with pytest.raises(ValueError) as err:
+        evaluate(qrels, write("run.txt", RUN), measures=["ndcg"], gain=gain)
+    assert str(err.value).startswith(f"{qrels}:4: ") and needle in str(err.value)
+
+
 def test_an_infinite_exponential_base_is_refused_before_any_grade(write):
     proc = cli(write("q", QRELS), write("r", RUN), "--gain", "exponential:inf", "-m", "ndcg")
     assert_one_line_error(proc, "--gain exponential:inf", "base must be a finite number > 1")

@@ -10,8 +10,8 @@ import pandas as pd
 import polars as pl
 import pytest
 
-import dcglab.batch as batch
 import dcglab.codes as codes
+import dcglab.preparation as preparation
 from dcglab.batch import evaluate
 from dcglab.codes import match_in_rows, row_ranks
 
@@ -132,7 +132,8 @@ def test_hash_collisions_fall_back_to_the_strings(monkeypatch, collide):
     fake = fake_docno_hash(table)
     monkeypatch.setattr(pl.Series, "hash", fake)
     exact = []
-    monkeypatch.setattr(batch, "exact_match", lambda *a: exact.append(1) or codes.exact_match(*a))
+    spy = lambda *a: exact.append(1) or codes.exact_match(*a)  # noqa: E731
+    monkeypatch.setattr(preparation, "exact_match", spy)
     got = evaluate(qrels, run, ["ndcg", "ndcg_cut.3", "P.5"], zero_idcg="zero").per_query
     assert fake.calls and exact, "the collision path was not taken"
     pd.testing.assert_frame_equal(got, want)

@@ -39,6 +39,17 @@ def markdown(nb):
     return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
 
 
+def test_making_an_explorer_leaves_the_registry_alone():
+    """traitlets derives a subclass for each instance (``add_traits``); the registry
+    the stale-state check below compares with must still hold the explorer classes,
+    whatever ran before in this process."""
+    before = dict(REGISTRY)
+    for cls in before.values():
+        cls()
+    assert REGISTRY == before
+    assert all(isinstance(cls._esm, str) for cls in REGISTRY.values())
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_saved_widget_state_runs_current_front_end(path):
     nb = load(path)

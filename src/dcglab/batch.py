@@ -43,32 +43,19 @@ adds the values in query order (:meth:`dcglab.result.BatchResult.means`).
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import re
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
-import polars as pl
 
 from .binary import FAMILIES as BINARY
 from .binary import binary_values
 from .codes import (
-    Grouping,
-    exact_match,
-    lexicographic_codes,
-    match_rows,
-    may_repeat,
-    pair_keys,
-    row_ranks,
     sortable_bits,
-    top_in_trec_order,
 )
 from .discounts import Discount, DiscountSpec
-from .gains import GainError, GainSpec, gain_values
+from .gains import GainSpec
 from .measure_names import Measure, measure_specs, parse_measures, trec_order
 from .measures import ZERO_POLICIES, ZeroPolicy, clamp_k, ndcg_ratio
 from .options import (
@@ -87,8 +74,9 @@ from .options import (
     check_option,
     ideal_name,
 )
+from .preparation import Prepared, complete_gains, level_gains, prepare
 from .result import BatchResult
-from .trec import Source, Table, locate, qrels_table, raise_on_repeat, run_table
+from .trec import Source
 
 __all__ = [
     "FRACTIONAL_GRADES",
@@ -130,251 +118,6 @@ def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return mean[group].reshape(gains.shape)
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A run and its qrels as padded arrays, ready for :func:`compute`.
-
-    ``scores``, ``docs`` and ``gains`` are ``queries × retrieved`` matrices
-    (padding: NaN score, doc code -1, gain 0); ``judged_gains`` holds each
-    query's qrels gains sorted in decreasing order (padding 0). ``scores`` are
-    rounded to float32 (and held as float64) under ``score_precision="float32"``.
-    ``docs`` holds each document's position (0 to ``n_docs - 1``) in its row
-    sorted by (score, docno bytes), ascending (:func:`dcglab.codes.row_ranks`):
-    reversed, trec_eval's ranking.
-
-    The grades behind the gains: ``levels`` are the distinct qrels grades,
-    ascending; ``level_index`` (a matrix like ``scores``) and ``judged_index``
-    (a matrix like ``judged_gains``, unsorted) point into them, with
-    ``len(levels)`` for an unjudged document or padding. ``level_gains`` are the
-    gains of the levels under ``gain`` (and 0 at the end), ``level_rows`` the
-    first qrels row of each level (for error messages).
-    """
-
-    qids: np.ndarray
-    scores: np.ndarray
-    docs: np.ndarray
-    judged_gains: np.ndarray
-    levels: np.ndarray
-    level_index: np.ndarray
-    judged_index: np.ndarray
-    level_gains: np.ndarray
-    level_rows: np.ndarray
-    n_docs: int
-    gain: GainSpec
-    negative_grades: str
-    qrels_origin: str
-
-    @property
-    def gains(self) -> np.ndarray:
-        """The gain of each retrieved document (a matrix like ``scores``)."""
-        return self.level_gains[self.level_index]
-
-    @property
-    def unjudged(self) -> int:
-        """The level index of an unjudged document (and of padding)."""
-        return len(self.levels)
-
-
-def level_gains(
-    levels: np.ndarray,
-    gain: GainSpec,
-    negative_grades: str,
-) -> np.ndarray:
-    """Gain of each grade level, then 0 for unjudged documents (one more entry).
-
-    A partial table (trec_eval's ``ndcg.1=3,2=9``) is completed with each
-    unlisted grade as its own gain before :func:`dcglab.gains.gain_values` maps
-    the grades. With ``negative_grades="unjudged"`` a negative grade has gain 0.
-    Raises ``ValueError`` naming the gain and the grade when a gain is not a
-    finite number.
-    """
-    out = np.zeros(len(levels) + 1)
-    use = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
-    if not use.any():
-        return out
-    grades = levels[use]
-    try:
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
-            out[: len(levels)][use] = gain_values(grades, gain)
-    except GainError:
-        raise  # it names the gain and the grade already
-    except (ValueError, TypeError, OverflowError) as exc:
-        hint = (
-            "; negative_grades='unjudged' reads negative grades as trec_eval does "
-            "(in the pool, unjudged: gain 0)"
-            if (grades < 0).any()
-            else ""
-        )
-        raise ValueError(f"gain={gain!r}: {exc} (qrels grades {grades.tolist()}){hint}") from None
-    bad = np.flatnonzero(~np.isfinite(out))
-    if len(bad):
-        i = int(bad[0])
-        raise ValueError(
-            f"gain={gain!r}: grade {levels[i]:g} has gain {out[i]}, not a finite number"
-        )
-    return out
-
-
-def _complete(
-    gain: Mapping[float, float], levels: np.ndarray, negative_grades: str
-) -> dict[float, float]:
-    """trec_eval's partial gain table: an unlisted grade is its own gain (negative
-    grades too, unless they count as unjudged)."""
-    keep = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
-    table = {float(g): float(g) for g in levels[keep]}
-    table.update({float(k): float(v) for k, v in gain.items()})
-    return table
-
-
-def prepare(
-    qrels: Source,
-    run: Source,
-    *,
-    gain: GainSpec = "linear",
-    missing: Missing = "ignore",
-    negative_grades: NegativeGrades = "gain",
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    score_precision: ScorePrecision = "double",
-    fractional_grades: FractionalGrades = "keep",
-) -> Prepared:
-    """Read, map ids to integers, look up grades and gains, and pad: all the string work.
-
-    Queries evaluated: those of the run that have qrels, as trec_eval does, or with
-    ``missing="zero"`` every query of the qrels (trec_eval ``-c``); run queries
-    without qrels are ignored. ``max_docs`` keeps each query's top documents in
-    trec_eval's order (``-M``); ``judged_only`` then drops unjudged documents, so
-    the judged ones move up (``-J``, the condensed list). Raises ``ValueError`` on
-    a duplicate (qid, docno), naming the file and line.
-    """
-    check_option("missing", missing, MISSING)
-    check_option("fractional_grades", fractional_grades, FRACTIONAL_GRADES)
-    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
-    check_option("score_precision", score_precision, SCORE_PRECISIONS)
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
-    ):
-        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
-    with ThreadPoolExecutor(1) as other_core:  # the qrels read while the run's checks run
-        pending = other_core.submit(qrels_table, qrels)
-        try:
-            r = run_table(run)
-        finally:
-            q = pending.result()  # a qrels error first, as when read one after the other
-    if score_precision == "float32":
-        r = dataclasses.replace(r, value=r.value.astype(np.float32).astype(np.float64))
-    if fractional_grades == "truncate":
-        q = dataclasses.replace(q, value=np.trunc(q.value) + 0.0)  # + 0.0: -0.5 gives 0, not -0
-    return _prepare(q, r, gain, missing, negative_grades, max_docs, judged_only)
-
-
-def _prepare(
-    q: Table,
-    r: Table,
-    gain: GainSpec,
-    missing: str,
-    negative_grades: str,
-    max_docs: int | None,
-    judged_only: bool,
-) -> Prepared:
-    nq_rows = len(q)
-    qid_codes = lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
-    q_q, r_q = qid_codes[:nq_rows], qid_codes[nq_rows:]
-    if may_repeat(pair_keys(q_q, q.docno)):
-        raise_on_repeat(q, q_q, q.docno, None, "qrels")
-    n_codes = int(qid_codes.max()) + 1
-    in_qrels = np.bincount(q_q, minlength=n_codes) > 0
-    in_run = np.bincount(r_q, minlength=n_codes) > 0
-    if missing == "error" and (in_qrels & ~in_run).any():
-        _refuse_missing(q, q_q, np.flatnonzero(in_qrels & ~in_run)[0], r.origin)
-    keep = in_qrels & (in_run if missing == "ignore" else True)
-    if not keep.any():
-        raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
-    new_code = np.cumsum(keep) - 1
-    first = np.full(n_codes, -1)
-    first[qid_codes[::-1]] = np.arange(len(qid_codes) - 1, -1, -1)
-    at = first[keep]
-    qids = np.array(pl.concat([q.qid, r.qid], rechunk=False).gather(at).to_list(), dtype=object)
-    nq = len(qids)
-    q_sel, r_sel = keep[q_q], keep[r_q]
-    q_q, q_grade = new_code[q_q[q_sel]], q.value[q_sel]
-    q_docno = q.docno if q_sel.all() else q.docno.filter(pl.Series(q_sel))
-    r_rows = np.flatnonzero(r_sel) if not r_sel.all() else None
-    r_docno = r.docno if r_rows is None else r.docno.gather(r_rows)
-    if r_rows is not None:
-        r_q = r_q[r_rows]
-    # every query kept: the codes stay as they are
-    r_q = new_code[r_q] if not keep.all() else r_q.astype(np.int64, copy=False)
-    r_scores = r.value if r_rows is None else r.value[r_rows]
-
-    levels, level_rows, q_level = np.unique(q_grade, return_index=True, return_inverse=True)
-    q_rows_kept = np.flatnonzero(q_sel)
-    unjudged = len(levels)
-    r_level = np.full(len(r_q), unjudged, dtype=np.min_scalar_type(unjudged))
-    run_rows, judged_rows = Grouping(r_q, nq), Grouping(q_q, nq)
-    r_index = run_rows.pad(np.arange(len(r_q), dtype=np.int64), -1)
-    scores = run_rows.pad(r_scores, np.nan)
-    with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
-        ranks = other_core.submit(row_ranks, scores, r_index, r_docno)
-        found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
-        if found is None:  # equal hashes: a repeated docno (an error) or a collision
-            raise_on_repeat(r, r_q, r_docno, r_rows, "run")
-            found = exact_match(q_q, q_docno, r_q, r_docno)
-        docs = ranks.result()
-    r_level[found >= 0] = q_level[found[found >= 0]]
-    index = run_rows.pad(r_level, unjudged)
-    if max_docs is not None and scores.shape[1] > max_docs:
-        scores, docs, index = top_in_trec_order(scores, docs, index, max_docs)
-    if judged_only:
-        drop = index == unjudged
-        if negative_grades == "unjudged":
-            drop |= np.append(levels < 0, False)[index]
-        scores = np.where(drop, np.nan, scores)
-        docs = np.where(drop, -1, docs)
-        index = np.where(drop, unjudged, index)
-    judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
-    try:
-        table = level_gains(levels, gain, negative_grades)
-    except ValueError as exc:
-        raise ValueError(_with_line(str(exc), levels, level_rows, q_rows_kept, q.origin)) from None
-    judged_gains = -np.sort(-table[judged_index], axis=1)
-    return Prepared(
-        qids=qids,
-        scores=scores,
-        docs=docs,
-        judged_gains=judged_gains,
-        levels=levels,
-        level_index=index.astype(np.min_scalar_type(unjudged)),
-        judged_index=judged_index,
-        level_gains=table,
-        level_rows=q_rows_kept[level_rows],
-        n_docs=max(int(docs.max(initial=0)) + 1, 1),
-        gain=gain,
-        negative_grades=negative_grades,
-        qrels_origin=q.origin,
-    )
-
-
-def _refuse_missing(q: Table, q_q: np.ndarray, code: int, run_origin: str) -> None:
-    """Raise on the first qrels query (in byte order) that has no run line."""
-    row = int(np.flatnonzero(q_q == code)[0])
-    raise ValueError(
-        f"query {q.qid[row]} of the qrels ({q.origin}) has no line in the run ({run_origin}), "
-        "which trec_eval refuses; -c (missing='zero') scores it 0, "
-        "missing='ignore' leaves it out"
-    )
-
-
-def _with_line(message: str, levels, level_rows, rows_kept, origin: str) -> str:
-    """Add the qrels line of the grade a gain error names."""
-    m = re.search(r"grade (-?[\d.e+]+)", message)
-    if m:
-        hit = np.flatnonzero(levels == float(m[1]))
-        if len(hit):
-            return f"{locate(origin, int(rows_kept[level_rows[hit[0]]]))}: {message}"
-    return f"{origin}: {message}"
-
-
 def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
     """One uint64 per document whose ascending order is trec_eval's ranking order.
 
@@ -385,12 +128,12 @@ def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
     in 63 bits. Padding is the largest key.
     """
     lbits = int(p.unjudged).bit_length()
-    dbits = max(int(p.n_docs - 1).bit_length(), 1)
+    dbits = max(int(p.n_positions - 1).bit_length(), 1)
     if lbits + dbits > 63:
         return None
-    doc = np.uint64(p.n_docs - 1) - p.docs.clip(min=0).astype(np.uint64)
+    doc = np.uint64(p.n_positions - 1) - p.positions.clip(min=0).astype(np.uint64)
     key = (doc << np.uint64(lbits)) | p.level_index.astype(np.uint64)
-    key[p.docs < 0] = np.iinfo(np.uint64).max
+    key[p.positions < 0] = np.iinfo(np.uint64).max
     return key, lbits
 
 
@@ -409,7 +152,7 @@ def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarr
         index[key == np.iinfo(np.uint64).max] = p.unjudged
         return index, key
     if ties == "trec":  # too wide to pack: sort indices by the positions instead
-        key = np.where(p.docs < 0, np.iinfo(np.int64).max, -p.docs.astype(np.int64))
+        key = np.where(p.positions < 0, np.iinfo(np.int64).max, -p.positions.astype(np.int64))
     else:
         key = np.where(np.isnan(p.scores), np.inf, -p.scores)
     if depth is not None and depth < width:
@@ -464,16 +207,17 @@ def compute(
     index, keys = _ranked_levels(p, ties, depth)
     width = index.shape[1]
     out: dict[str, np.ndarray] = {}
-    curves: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    curves: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # by gain table, its bytes
     binary = binary_values([m for m in specs if m.family in BINARY], p, index, rl)
     for m in specs:
         if m.name in binary:
             out[m.name] = binary[m.name]
             continue
         table = p.level_gains if m.gain is None else _measure_gains(p, m)
-        if id(table) not in curves:
-            curves[id(table)] = _dcg_curves(p, table, index, keys, disc, ideal, ties)
-        dcg, best = curves[id(table)]
+        key = table.tobytes()
+        if key not in curves:
+            curves[key] = _dcg_curves(p, table, index, keys, disc, ideal, ties)
+        dcg, best = curves[key]
         d = dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1]
         if m.family.startswith("dcg"):
             out[m.name] = d
@@ -502,7 +246,9 @@ def _check_level(level: float) -> float:
 
 
 def _measure_gains(p: Prepared, m: Measure) -> np.ndarray:
-    table = m.gain if isinstance(m.gain, str) else _complete(m.gain, p.levels, p.negative_grades)
+    table = (
+        m.gain if isinstance(m.gain, str) else complete_gains(m.gain, p.levels, p.negative_grades)
+    )
     try:
         return level_gains(p.levels, table, p.negative_grades)
     except ValueError as exc:

@@ -202,13 +202,13 @@ def level_flags(levels: np.ndarray, level: float, negative_grades: str) -> tuple
 
 def binary_values(specs: Sequence, p, index: np.ndarray, level: float) -> dict[str, np.ndarray]:
     """Every binary measure of ``specs`` for prepared queries ``p`` (a
-    :class:`dcglab.batch.Prepared`) whose grade levels in rank order are ``index``.
+    :class:`dcglab.preparation.Prepared`) whose grade levels in rank order are ``index``.
 
     A measure's own relevance level (``P(rel=2)@10``) replaces ``level``.
     """
     out: dict[str, np.ndarray] = {}
     rankings: dict[float, Ranking] = {}
-    n_ret = (p.docs >= 0).sum(axis=1)
+    n_ret = (p.positions >= 0).sum(axis=1)
     for m in specs:
         at = float(level if m.rel is None else m.rel)
         if at not in rankings:

@@ -382,9 +382,10 @@ def _byte_order(s: pl.Series) -> np.ndarray:
     return np.lexsort(words.T[::-1])
 
 
-def top_in_trec_order(scores: np.ndarray, docs: np.ndarray, index: np.ndarray, m: int):
+def top_in_trec_order(
+    scores: np.ndarray, positions: np.ndarray, index: np.ndarray, m: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each row's first ``m`` documents in trec_eval's order (trec_eval ``-M``):
-    the largest :func:`row_ranks` (padding has -1)."""
-    top = np.argpartition(-docs, m - 1, axis=1)[:, :m]
-    take = lambda a: np.take_along_axis(a, top, axis=1)  # noqa: E731
-    return take(scores), take(docs), take(index)
+    the largest positions of :func:`row_ranks` (padding has -1)."""
+    top = np.argpartition(-positions, m - 1, axis=1)[:, :m]
+    return tuple(np.take_along_axis(a, top, axis=1) for a in (scores, positions, index))

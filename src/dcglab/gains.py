@@ -26,8 +26,9 @@ GainSpec = str | Mapping[float, float]
 
 
 class GainError(ValueError):
-    """A gain that is not a finite non-negative number, with the grade it belongs to
-    (``grade``; ``None`` when the whole gain specification is at fault)."""
+    """A grade without a usable gain (not a finite non-negative number, or absent from
+    a mapping), with that grade (``grade``; ``None`` when the whole gain
+    specification is at fault)."""
 
     def __init__(self, message: str, grade: float | None = None) -> None:
         super().__init__(message)
@@ -139,7 +140,7 @@ def mapped_gain(grades: np.ndarray, mapping: Mapping[float, float]) -> np.ndarra
             )
     missing = sorted({float(g) for g in grades} - table.keys())
     if missing:
-        raise ValueError(f"gain mapping has no entry for grade(s) {missing}")
+        raise GainError(f"gain mapping has no entry for grade(s) {missing}", missing[0])
     return np.array([table[float(g)] for g in grades], dtype=float)
 
 

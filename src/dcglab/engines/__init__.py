@@ -3,7 +3,7 @@ r"""nDCG where the data lives: the batch evaluation run by DuckDB or Spark.
 One SQL query (:func:`dcglab.engines.sql.evaluation_sql`) does the ranking,
 trec_eval's ``-M`` and ``-J``, the join with the qrels and the sums, added in
 trec_eval's order; the engine runs it next to the data and returns one row per
-query. The gains come from :func:`dcglab.batch.level_gains`, the discounts
+query. The gains come from :func:`dcglab.preparation.level_gains`, the discounts
 from :mod:`dcglab.discounts` (:func:`dcglab.engines.sql.discount_rows`) and the
 division with its IDCG = 0 policy from :func:`dcglab.measures.ndcg_ratio`, so
 every formula stays in one place, and the printed values equal those of
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from ..batch import check_conventions, level_gains
+from ..batch import check_conventions
 from ..discounts import DiscountSpec
 from ..gains import GainSpec
 from ..measures import ZeroPolicy, ndcg_ratio
@@ -56,6 +56,7 @@ from ..options import (
     Ties,
     check_option,
 )
+from ..preparation import level_gains
 from ..result import BatchResult
 from .adapter import Adapter, EngineError, Opened, check_rows, open_view, projected
 from .duckdb_adapter import DuckDBAdapter
@@ -97,7 +98,7 @@ def check_max_docs(max_docs: object) -> int | None:
 
 def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") -> np.ndarray:
     """The gain of each distinct grade, as the batch evaluator computes it
-    (:func:`dcglab.batch.level_gains`, without its trailing entry for unjudged
+    (:func:`dcglab.preparation.level_gains`, without its trailing entry for unjudged
     documents): with ``negative_grades="unjudged"`` a negative grade gains 0, and a
     gain that is not a finite number is an error naming the grade."""
     return level_gains(np.asarray(grades, dtype=float), gain, negative_grades)[:-1]

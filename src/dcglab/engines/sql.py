@@ -29,7 +29,7 @@ order (``form_res_rels.c``):
 
 The discount of each rank is a table (:func:`discount_rows`) computed by
 :mod:`dcglab.discounts` in Python, and the gains table by
-:func:`dcglab.batch.level_gains`, so there is no gain or discount formula in
+:func:`dcglab.preparation.level_gains`, so there is no gain or discount formula in
 SQL. Sums are added left to right in rank order, because a different order can
 change the last bit of a double and so, near a rounding boundary, a printed
 decimal. The division with its IDCG = 0 policy is done by

@@ -46,7 +46,9 @@ class Explorer(anywidget.AnyWidget):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.name:
+        # Only classes that declare a name: traitlets derives a subclass from each
+        # instance's class (``add_traits``), which must not replace the explorer.
+        if cls.__dict__.get("name"):
             REGISTRY[cls.name] = cls
 
     def __repr__(self) -> str:

@@ -1,0 +1,309 @@
+"""Reading a qrels and a run into padded arrays: all the string work of an evaluation.
+
+:func:`prepare` reads both tables, codes the query ids in byte order, matches
+each retrieved document with its judgment by hash (:mod:`dcglab.codes`), and
+lays the run out as a ``queries × retrieved`` matrix. :func:`level_gains` turns
+the distinct grades into gains under a gain specification. The result,
+:class:`Prepared`, is what :func:`dcglab.batch.compute` ranks and sums.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .codes import (
+    Grouping,
+    exact_match,
+    lexicographic_codes,
+    match_rows,
+    may_repeat,
+    pair_keys,
+    row_ranks,
+    top_in_trec_order,
+)
+from .gains import GainError, GainSpec, gain_values
+from .options import (
+    FRACTIONAL_GRADES,
+    MISSING,
+    NEGATIVE_GRADES,
+    SCORE_PRECISIONS,
+    FractionalGrades,
+    Missing,
+    NegativeGrades,
+    ScorePrecision,
+    check_option,
+)
+from .trec import Source, Table, locate, qrels_table, raise_on_repeat, run_table
+
+__all__ = ["Prepared", "complete_gains", "level_gains", "prepare"]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A run and its qrels as padded arrays, ready for :func:`compute`.
+
+    ``scores``, ``positions`` and ``gains`` are ``queries × retrieved`` matrices
+    (padding: NaN score, position -1, gain 0); ``judged_gains`` holds each
+    query's qrels gains sorted in decreasing order (padding 0). ``scores`` are
+    rounded to float32 (and held as float64) under ``score_precision="float32"``.
+    ``positions`` holds each document's position (0 to ``n_positions - 1``) in its row
+    sorted by (score, docno bytes), ascending (:func:`dcglab.codes.row_ranks`):
+    reversed, trec_eval's ranking.
+
+    The grades behind the gains: ``levels`` are the distinct qrels grades,
+    ascending; ``level_index`` (a matrix like ``scores``) and ``judged_index``
+    (a matrix like ``judged_gains``, unsorted) point into them, with
+    ``len(levels)`` for an unjudged document or padding. ``level_gains`` are the
+    gains of the levels under ``gain`` (and 0 at the end), ``level_rows`` the
+    first qrels row of each level (for error messages).
+    """
+
+    qids: np.ndarray
+    scores: np.ndarray
+    positions: np.ndarray
+    judged_gains: np.ndarray
+    levels: np.ndarray
+    level_index: np.ndarray
+    judged_index: np.ndarray
+    level_gains: np.ndarray
+    level_rows: np.ndarray
+    n_positions: int
+    gain: GainSpec
+    negative_grades: str
+    qrels_origin: str
+
+    @property
+    def gains(self) -> np.ndarray:
+        """The gain of each retrieved document (a matrix like ``scores``)."""
+        return self.level_gains[self.level_index]
+
+    @property
+    def unjudged(self) -> int:
+        """The level index of an unjudged document (and of padding)."""
+        return len(self.levels)
+
+
+def level_gains(
+    levels: np.ndarray,
+    gain: GainSpec,
+    negative_grades: str,
+) -> np.ndarray:
+    """Gain of each grade level, then 0 for unjudged documents (one more entry).
+
+    A partial table (trec_eval's ``ndcg.1=3,2=9``) is completed with each
+    unlisted grade as its own gain before :func:`dcglab.gains.gain_values` maps
+    the grades. With ``negative_grades="unjudged"`` a negative grade has gain 0.
+    Raises ``ValueError`` naming the gain and the grade when a gain is not a
+    finite number.
+    """
+    out = np.zeros(len(levels) + 1)
+    use = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    if not use.any():
+        return out
+    grades = levels[use]
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+            out[: len(levels)][use] = gain_values(grades, gain)
+    except GainError:
+        raise  # it names the gain and the grade already
+    except (ValueError, TypeError, OverflowError) as exc:
+        hint = (
+            "; negative_grades='unjudged' reads negative grades as trec_eval does "
+            "(in the pool, unjudged: gain 0)"
+            if (grades < 0).any()
+            else ""
+        )
+        raise ValueError(f"gain={gain!r}: {exc} (qrels grades {grades.tolist()}){hint}") from None
+    bad = np.flatnonzero(~np.isfinite(out))
+    if len(bad):
+        grade = float(levels[int(bad[0])])
+        raise GainError(
+            f"gain={gain!r}: grade {grade:g} has gain {out[int(bad[0])]}, not a finite number",
+            grade,
+        )
+    return out
+
+
+def complete_gains(
+    gain: Mapping[float, float], levels: np.ndarray, negative_grades: str
+) -> dict[float, float]:
+    """trec_eval's partial gain table: an unlisted grade is its own gain (negative
+    grades too, unless they count as unjudged)."""
+    keep = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    table = {float(g): float(g) for g in levels[keep]}
+    table.update({float(k): float(v) for k, v in gain.items()})
+    return table
+
+
+def prepare(
+    qrels: Source,
+    run: Source,
+    *,
+    gain: GainSpec = "linear",
+    missing: Missing = "ignore",
+    negative_grades: NegativeGrades = "gain",
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    score_precision: ScorePrecision = "double",
+    fractional_grades: FractionalGrades = "keep",
+) -> Prepared:
+    """Read, map ids to integers, look up grades and gains, and pad: all the string work.
+
+    Queries evaluated: those of the run that have qrels, as trec_eval does, or with
+    ``missing="zero"`` every query of the qrels (trec_eval ``-c``); run queries
+    without qrels are ignored. ``max_docs`` keeps each query's top documents in
+    trec_eval's order (``-M``); ``judged_only`` then drops unjudged documents, so
+    the judged ones move up (``-J``, the condensed list). Raises ``ValueError`` on
+    a duplicate (qid, docno), naming the file and line.
+    """
+    check_option("missing", missing, MISSING)
+    check_option("fractional_grades", fractional_grades, FRACTIONAL_GRADES)
+    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
+    check_option("score_precision", score_precision, SCORE_PRECISIONS)
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
+    ):
+        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
+    with ThreadPoolExecutor(1) as other_core:  # the qrels read while the run's checks run
+        pending = other_core.submit(qrels_table, qrels)
+        try:
+            r = run_table(run)
+        finally:
+            q = pending.result()  # a qrels error first, as when read one after the other
+    if score_precision == "float32":
+        r = dataclasses.replace(r, value=r.value.astype(np.float32).astype(np.float64))
+    if fractional_grades == "truncate":
+        q = dataclasses.replace(q, value=np.trunc(q.value) + 0.0)  # + 0.0: -0.5 gives 0, not -0
+    return _prepare(q, r, gain, missing, negative_grades, max_docs, judged_only)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """The queries evaluated, in byte order of their ids, and the rows of each
+    table that belong to them (``r_rows`` ``None``: every run row)."""
+
+    qids: np.ndarray
+    q_query: np.ndarray  # query number of each kept qrels row
+    q_rows: np.ndarray  # the kept qrels rows
+    r_query: np.ndarray  # query number of each kept run row
+    r_rows: np.ndarray | None
+
+
+def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
+    """Code both tables' query ids in byte order and keep the queries to evaluate:
+    those of the run with qrels, or every qrels query (``missing="zero"``)."""
+    ids = pl.concat([q.qid, r.qid], rechunk=False)
+    codes = lexicographic_codes(ids)
+    q_q, r_q = codes[: len(q)], codes[len(q) :]
+    if may_repeat(pair_keys(q_q, q.docno)):
+        raise_on_repeat(q, q_q, q.docno, None, "qrels")
+    n_codes = int(codes.max()) + 1
+    in_qrels = np.bincount(q_q, minlength=n_codes) > 0
+    in_run = np.bincount(r_q, minlength=n_codes) > 0
+    if missing == "error" and (in_qrels & ~in_run).any():
+        _refuse_missing(q, q_q, np.flatnonzero(in_qrels & ~in_run)[0], r.origin)
+    keep = in_qrels & (in_run if missing == "ignore" else True)
+    if not keep.any():
+        raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
+    number = np.cumsum(keep) - 1
+    first = np.full(n_codes, -1)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
+    qids = np.array(ids.gather(first[keep]).to_list(), dtype=object)
+    q_rows = np.flatnonzero(keep[q_q])
+    r_sel = keep[r_q]
+    r_rows = None if r_sel.all() else np.flatnonzero(r_sel)
+    if r_rows is not None:
+        r_q = r_q[r_rows]
+    # every query kept: the codes are the numbers already
+    r_q = r_q.astype(np.int64, copy=False) if keep.all() else number[r_q]
+    return _Kept(qids, number[q_q[q_rows]], q_rows, r_q, r_rows)
+
+
+def _gain_table(
+    levels: np.ndarray, gain: GainSpec, negative_grades: str, first_rows: np.ndarray, q: Table
+) -> np.ndarray:
+    """:func:`level_gains`, with an error naming the qrels line of the grade at
+    fault (``first_rows``: the first qrels row of each level)."""
+    try:
+        return level_gains(levels, gain, negative_grades)
+    except GainError as exc:
+        hit = np.flatnonzero(levels == exc.grade) if exc.grade is not None else []
+        where = locate(q.origin, int(first_rows[hit[0]])) if len(hit) else q.origin
+        raise ValueError(f"{where}: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{q.origin}: {exc}") from None
+
+
+def _prepare(
+    q: Table,
+    r: Table,
+    gain: GainSpec,
+    missing: str,
+    negative_grades: str,
+    max_docs: int | None,
+    judged_only: bool,
+) -> Prepared:
+    kept = _keep_queries(q, r, missing)
+    nq = len(kept.qids)
+    q_docno = q.docno if len(kept.q_rows) == len(q) else q.docno.gather(kept.q_rows)
+    r_docno = r.docno if kept.r_rows is None else r.docno.gather(kept.r_rows)
+    r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
+    levels, level_rows, q_level = np.unique(
+        q.value[kept.q_rows], return_index=True, return_inverse=True
+    )
+    unjudged = len(levels)
+    run_rows, judged_rows = Grouping(kept.r_query, nq), Grouping(kept.q_query, nq)
+    r_index = run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1)
+    scores = run_rows.pad(r_scores, np.nan)
+    with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
+        ranks = other_core.submit(row_ranks, scores, r_index, r_docno)
+        found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
+        if found is None:  # equal hashes: a repeated docno (an error) or a collision
+            raise_on_repeat(r, kept.r_query, r_docno, kept.r_rows, "run")
+            found = exact_match(kept.q_query, q_docno, kept.r_query, r_docno)
+        positions = ranks.result()
+    r_level = np.full(len(kept.r_query), unjudged, dtype=np.min_scalar_type(unjudged))
+    r_level[found >= 0] = q_level[found[found >= 0]]
+    index = run_rows.pad(r_level, unjudged)
+    if max_docs is not None and scores.shape[1] > max_docs:
+        scores, positions, index = top_in_trec_order(scores, positions, index, max_docs)
+    if judged_only:  # the condensed list: unjudged documents become padding
+        drop = index == unjudged
+        if negative_grades == "unjudged":
+            drop |= np.append(levels < 0, False)[index]
+        scores = np.where(drop, np.nan, scores)
+        positions = np.where(drop, -1, positions)
+        index = np.where(drop, unjudged, index)
+    judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
+    table = _gain_table(levels, gain, negative_grades, kept.q_rows[level_rows], q)
+    return Prepared(
+        qids=kept.qids,
+        scores=scores,
+        positions=positions,
+        judged_gains=-np.sort(-table[judged_index], axis=1),
+        levels=levels,
+        level_index=index.astype(np.min_scalar_type(unjudged)),
+        judged_index=judged_index,
+        level_gains=table,
+        level_rows=kept.q_rows[level_rows],
+        n_positions=max(int(positions.max(initial=0)) + 1, 1),
+        gain=gain,
+        negative_grades=negative_grades,
+        qrels_origin=q.origin,
+    )
+
+
+def _refuse_missing(q: Table, q_q: np.ndarray, code: int, run_origin: str) -> None:
+    """Raise on the first qrels query (in byte order) that has no run line."""
+    row = int(np.flatnonzero(q_q == code)[0])
+    raise ValueError(
+        f"query {q.qid[row]} of the qrels ({q.origin}) has no line in the run ({run_origin}), "
+        "which trec_eval refuses; -c (missing='zero') scores it 0, "
+        "missing='ignore' leaves it out"
+    )

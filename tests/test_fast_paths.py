@@ -1,0 +1,87 @@
+"""The benchmark's workload takes the fast paths, measured by which code runs, not by time.
+
+``benchmarks/cli.py`` writes the workload the README's speed figures come from. A
+small copy of it (same generator, fewer queries) must go through the polars reader
+(not the general, line-by-line one), lay each query's documents out by reshaping
+(no scatter), rank with packed 64-bit keys, match documents by hash (no exact
+string join) and code the run's query ids block by block. A refactor that falls
+onto a slower path fails here even on a machine too busy to time anything.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from dcglab import batch, codes, preparation, trec
+from dcglab.cli import main
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "cli.py"
+
+
+@pytest.fixture(scope="module")
+def workload(tmp_path_factory) -> Path:
+    spec = importlib.util.spec_from_file_location("bench_cli", BENCH)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    folder = tmp_path_factory.mktemp("bench")
+    bench.write_workload(folder, n_queries=40, n_docs=300)
+    return folder
+
+
+def spy(monkeypatch, module, name: str) -> list:
+    """Replace ``module.name`` by a wrapper recording each call's result."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def wrapper(*args, **kwargs):
+        out = real(*args, **kwargs)
+        calls.append(out)
+        return out
+
+    monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
+def test_the_benchmark_workload_takes_every_fast_path(workload, monkeypatch, capsys):
+    general = spy(monkeypatch, trec, "_general")
+    fast_reads = spy(monkeypatch, trec, "_polars")
+    packed = spy(monkeypatch, batch, "_packed_keys")
+    exact = spy(monkeypatch, preparation, "exact_match")
+    sorted_codes = spy(monkeypatch, codes, "_sorted_factorize")
+    groupings: list[codes.Grouping] = []
+    real_init = codes.Grouping.__init__
+
+    def record(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        groupings.append(self)
+
+    monkeypatch.setattr(codes.Grouping, "__init__", record)
+    args = ["-q", "-m", "ndcg_cut.10", "-m", "ndcg", "-m", "map"]
+    assert main([*args, str(workload / "qrels.txt"), str(workload / "run.txt")]) == 0
+    assert capsys.readouterr().out.count("\tq") > 40  # per-query lines were printed
+
+    assert general == [], "a file fell onto the general (line by line) reader"
+    assert len(fast_reads) == 2 and all(df is not None for df in fast_reads)
+    assert packed and all(p is not None for p in packed), "ranking without packed keys"
+    assert exact == [], "documents matched by an exact string join, not by hash"
+    assert sorted_codes == [], "ids coded through the categorical fallback"
+    run_rows = groupings[0]
+    assert run_rows.flat is None, "the run's rows were scattered, not reshaped"
+
+
+def test_the_spies_see_the_slow_paths_when_they_are_taken(workload, tmp_path, monkeypatch):
+    """The same checks fail where they should: a run with doubled spaces reads
+    through the general path, and an unpacked ranking is seen as such."""
+    text = (workload / "run.txt").read_text().replace(" Q0 ", "  Q0 ", 1)
+    run = tmp_path / "run.txt"
+    run.write_text(text)
+    general = spy(monkeypatch, trec, "_general")
+    monkeypatch.setattr(batch, "_packed_keys", lambda p: None)
+    packed = spy(monkeypatch, batch, "_packed_keys")
+    res = batch.evaluate(workload / "qrels.txt", run, measures=["ndcg_cut.10"])
+    assert len(res.qids) == 40
+    assert len(general) == 1 and general[0] is not None
+    assert packed == [None]
