@@ -35,7 +35,7 @@ The other measures divide two counts, which is exact whatever the order.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -69,7 +69,7 @@ FAMILIES = (
     "success",
     "Judged",
 )
-"""The measure families this module computes."""
+"""The measure families this module computes (:data:`COUNT_KERNELS`, :data:`KERNELS`)."""
 IPREC_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 """trec_eval's default recall points of ``iprec_at_recall``."""
 MIN_GEO_MEAN = 0.00001
@@ -137,6 +137,58 @@ def _iprec(point: float, r: Ranking, found: np.ndarray) -> np.ndarray:
     return np.where((need <= total) & (total > 0), _at(best_below, rank), 0.0)
 
 
+def _upto(found: np.ndarray, k: float | None) -> np.ndarray:
+    """Relevant documents found within the top ``k`` (all ranks for ``None``)."""
+    return found[:, clamp_k(k, found.shape[1]) - 1] if k else found[:, -1]
+
+
+def _map(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+    return _ratio(_upto(_ap_terms(r.rel, found), k), r.n_rel)
+
+
+def _recip_rank(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+    first = r.rel.argmax(axis=1)
+    hit = r.rel.any(axis=1) & (True if k is None else first < k)
+    return np.where(hit, 1.0 / (first + 1), 0.0)
+
+
+def _rprec(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+    look = np.minimum(r.n_ret, r.n_rel)
+    hits = _at(found, np.clip(look - 1, 0, found.shape[1] - 1))
+    return np.where(look > 0, _ratio(hits, r.n_rel), 0.0)
+
+
+def _judged(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+    depth = r.n_ret if k is None else np.minimum(r.n_ret, k)
+    return _ratio(_upto(np.cumsum(r.judged, axis=1), k), depth)
+
+
+Kernel = Callable[[Ranking, "float | None", np.ndarray], np.ndarray]
+
+#: The kernel of each family over non-empty rankings: (ranking, k, relevant found by rank).
+KERNELS: dict[str, Kernel] = {
+    "map": _map,
+    "gm_map": _map,
+    "map_cut": _map,
+    "P": lambda r, k, found: _upto(found, k) / k,
+    "recall": lambda r, k, found: _ratio(_upto(found, k), r.n_rel),
+    "success": lambda r, k, found: (_upto(found, k) > 0).astype(float),
+    "recip_rank": _recip_rank,
+    "Rprec": _rprec,
+    "bpref": lambda r, k, found: _bpref(r),
+    "iprec_at_recall": lambda r, k, found: _iprec(float(k), r, found),  # type: ignore[arg-type]
+    "Judged": _judged,
+}
+
+#: The counts of :data:`COUNTS`, defined for empty rankings too: (ranking, relevant retrieved).
+COUNT_KERNELS: dict[str, Callable[[Ranking, np.ndarray], np.ndarray]] = {
+    "num_q": lambda r, last: np.ones(len(r.rel)),
+    "num_ret": lambda r, last: r.n_ret.astype(float),
+    "num_rel": lambda r, last: r.n_rel.astype(float),
+    "num_rel_ret": lambda r, last: last.astype(float),
+}
+
+
 def binary_measure(family: str, k: float | None, r: Ranking) -> np.ndarray:
     """One binary measure of every row; ``k`` is the cutoff (the recall point of
     ``iprec_at_recall``), ``None`` for the whole ranking.
@@ -150,45 +202,16 @@ def binary_measure(family: str, k: float | None, r: Ranking) -> np.ndarray:
     ...  ("recip_rank", None), ("map", None), ("bpref", None), ("Judged", 4))]
     [0.5, 0.6667, 1.0, 0.5556, 0.3333, 0.75]
     """
+    if family not in KERNELS and family not in COUNT_KERNELS:
+        raise ValueError(f"binary measure must be one of {FAMILIES}, got {family!r}")
     width = r.rel.shape[1]
     found = np.cumsum(r.rel, axis=1)
-    last = found[:, -1] if width else np.zeros(len(r.rel), dtype=np.int64)
-    if family == "num_q":
-        return np.ones(len(r.rel))
-    if family == "num_ret":
-        return r.n_ret.astype(float)
-    if family == "num_rel":
-        return r.n_rel.astype(float)
-    if family == "num_rel_ret":
-        return last.astype(float)
+    if family in COUNT_KERNELS:
+        last = found[:, -1] if width else np.zeros(len(r.rel), dtype=np.int64)
+        return COUNT_KERNELS[family](r, last)
     if width == 0:
         return np.zeros(len(r.rel))
-    if family in ("map", "gm_map", "map_cut"):
-        sums = _ap_terms(r.rel, found)
-        return _ratio(sums[:, clamp_k(k, width) - 1] if k else sums[:, -1], r.n_rel)
-    if family == "P":
-        return found[:, clamp_k(k, width) - 1] / k
-    if family == "recall":
-        return _ratio(found[:, clamp_k(k, width) - 1], r.n_rel)
-    if family == "success":
-        return (found[:, clamp_k(k, width) - 1] > 0).astype(float)
-    if family == "recip_rank":
-        first = r.rel.argmax(axis=1)
-        hit = r.rel.any(axis=1) & (True if k is None else first < k)
-        return np.where(hit, 1.0 / (first + 1), 0.0)
-    if family == "Rprec":
-        look = np.minimum(r.n_ret, r.n_rel)
-        hits = _at(found, np.clip(look - 1, 0, width - 1))
-        return np.where(look > 0, _ratio(hits, r.n_rel), 0.0)
-    if family == "bpref":
-        return _bpref(r)
-    if family == "iprec_at_recall":
-        return _iprec(float(k), r, found)  # type: ignore[arg-type]
-    if family == "Judged":
-        depth = r.n_ret if k is None else np.minimum(r.n_ret, k)
-        judged = np.cumsum(r.judged, axis=1)[:, (width if k is None else clamp_k(k, width)) - 1]
-        return _ratio(judged, depth)
-    raise ValueError(f"binary measure must be one of {FAMILIES}, got {family!r}")
+    return KERNELS[family](r, k, found)
 
 
 def level_flags(levels: np.ndarray, level: float, negative_grades: str) -> tuple[np.ndarray, ...]:

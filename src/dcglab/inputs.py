@@ -143,6 +143,21 @@ def buffered(source: object) -> object:
     return source
 
 
+def _resolve_path(source: str | os.PathLike, kind: str) -> object:
+    """A path (or ``-``): standard input or a pipe as :class:`Raw` bytes, a
+    compressed or Parquet file decoded, a plain file as its :class:`~pathlib.Path`."""
+    buffered_source = buffered(source)
+    if isinstance(buffered_source, Raw):
+        return buffered_source
+    path = Path(buffered_source)  # type: ignore[arg-type]
+    if not path.is_file():
+        raise ValueError(f"{kind} file not found: {path}")
+    decoded = _decoded(path)
+    if decoded is None:
+        return path
+    return _renamed(decoded) if isinstance(decoded, pl.DataFrame) else decoded
+
+
 def resolve(source: object, kind: str) -> object:
     """What :func:`dcglab.trec.read_table` reads: a :class:`~pathlib.Path` to a
     plain file, :class:`Raw` bytes, or a DataFrame with dcglab's column names.
@@ -155,16 +170,7 @@ def resolve(source: object, kind: str) -> object:
     if isinstance(source, Raw):
         return source
     if isinstance(source, (str, os.PathLike)):
-        source = buffered(source)
-        if isinstance(source, Raw):
-            return source
-        path = Path(source)  # type: ignore[arg-type]
-        if not path.is_file():
-            raise ValueError(f"{kind} file not found: {path}")
-        decoded = _decoded(path)
-        if decoded is None:
-            return path
-        return _renamed(decoded) if isinstance(decoded, pl.DataFrame) else decoded
+        return _resolve_path(source, kind)
     if hasattr(source, "read"):
         data = source.read()  # type: ignore[attr-defined]
         if isinstance(data, str):

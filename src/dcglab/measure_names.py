@@ -225,16 +225,56 @@ def _ir_params(text: str | None, name: str) -> dict[str, object]:
         raise bad from None
 
 
-def _ir(name: str) -> Measure | None:
-    """A name in ir_measures' syntax, or ``None`` if it is not one."""
+def _ir_cutoff(text: object, family: str, name: str) -> tuple[int | None, float | None]:
+    """The cutoff ``k`` (or, for ``IPrec@r``, the recall point) written after ``@``."""
+    if text is None:
+        return None, None
+    if family == "iprec_at_recall":
+        return None, _points(str(text), name)[0]
+    try:
+        k = int(str(text))
+    except ValueError:
+        raise _fail(name, f"the cutoff must be an integer, got {text!r}") from None
+    if k < 1:
+        raise _fail(name, f"the cutoff must be >= 1, got {k}")
+    return k, None
+
+
+def _ir_gain(params: dict, name: str) -> GainTable | None:
+    """The gain of ``dcg=`` (ir_measures' ``'exp-log2'``) or ``gains={grade: gain}``."""
+    gain: GainTable | None = None
+    if "dcg" in params:
+        if params["dcg"] not in IR_DCG:
+            raise _fail(name, f"dcg must be one of {tuple(IR_DCG)}, got {params['dcg']!r}")
+        gain = IR_DCG[params["dcg"]]
+    if "gains" in params:
+        table = params["gains"]
+        if gain == "exponential" or not isinstance(table, Mapping):
+            raise _fail(name, "gains must be a mapping {grade: gain}, without dcg='exp-log2'")
+        try:
+            gain = {float(g): float(v) for g, v in table.items()}
+        except (TypeError, ValueError):
+            raise _fail(name, f"gains must map numbers to numbers, got {table!r}") from None
+    return gain
+
+
+def _ir_base(name: str) -> tuple[str, re.Match] | None:
+    """The ir_measures measure a name refers to (case-insensitive, ``NDCG`` too)."""
     m = IR.match(name)
     bare = m is not None and m["params"] is None and m["cut"] is None
     if not m or (bare and (name not in IR_NAMES or name == "P")):
         return None
     base = m["name"] if m["name"] in IR_NAMES else m["name"].upper()
     base = {"NDCG": "nDCG"}.get(base, base)
-    if base not in IR_NAMES:
+    return (base, m) if base in IR_NAMES else None
+
+
+def _ir(name: str) -> Measure | None:
+    """A name in ir_measures' syntax, or ``None`` if it is not one."""
+    found = _ir_base(name)
+    if found is None:
         return None
+    base, m = found
     plain, cut, allowed = IR_NAMES[base]
     params = _ir_params(m["params"], name)
     if "judged_only" in params:
@@ -250,36 +290,14 @@ def _ir(name: str) -> Measure | None:
     if text is None and plain is None:
         raise _fail(name, f"{base} needs a cutoff, e.g. {base}@10")
     family = cut if text is not None else plain
-    k: int | None = None
-    param = None
-    if text is not None and family == "iprec_at_recall":
-        param = _points(str(text), name)[0]
-    elif text is not None:
-        try:
-            k = int(str(text))
-        except ValueError:
-            raise _fail(name, f"the cutoff must be an integer, got {text!r}") from None
-        if k < 1:
-            raise _fail(name, f"the cutoff must be >= 1, got {k}")
+    k, point = _ir_cutoff(text, family, name)
     rel = params.get("rel")
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float))):
         raise _fail(name, f"rel must be a number, got {rel!r}")
     if base == "NumRet" and rel is not None:
         family = "num_rel_ret"
-    gain: GainTable | None = None
-    if "dcg" in params:
-        if params["dcg"] not in IR_DCG:
-            raise _fail(name, f"dcg must be one of {tuple(IR_DCG)}, got {params['dcg']!r}")
-        gain = IR_DCG[params["dcg"]]  # type: ignore[index]
-    if "gains" in params:
-        table = params["gains"]
-        if gain == "exponential" or not isinstance(table, Mapping):
-            raise _fail(name, "gains must be a mapping {grade: gain}, without dcg='exp-log2'")
-        try:
-            gain = {float(g): float(v) for g, v in table.items()}
-        except (TypeError, ValueError):
-            raise _fail(name, f"gains must map numbers to numbers, got {table!r}") from None
-    return Measure(name, family, k, gain, None if rel is None else float(rel), param)
+    gain = _ir_gain(params, name)
+    return Measure(name, family, k, gain, None if rel is None else float(rel), point)
 
 
 def _parse(name: str) -> list[Measure]:
@@ -304,18 +322,8 @@ def _parse(name: str) -> list[Measure]:
     return measures
 
 
-def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]:
-    """Parse measure names (trec_eval's syntax or ir_measures').
-
-    ``runid`` (part of ``official``) is a line of the command line's output, not a
-    value: it is dropped unless ``runid=True``.
-
-    Examples
-    --------
-    >>> [m.name for m in measure_specs(["ndcg_cut.5,10", "P.5", "map", "nDCG@3",
-    ...                                 "ndcg.1=3,2=9", "P(rel=2)@10"])]
-    ['ndcg_cut_5', 'ndcg_cut_10', 'P_5', 'map', 'nDCG@3', 'ndcg_1=3,2=9', 'P(rel=2)@10']
-    """
+def _flat_names(names: Iterable[str]) -> list[str]:
+    """The names given, stripped, with ``official`` expanded; refuses a bare string."""
     if isinstance(names, str) or not isinstance(names, Iterable):
         raise ValueError(
             f"measures must be a list of measure names, got {names!r}; write [{names!r}]"
@@ -325,9 +333,13 @@ def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]
         if not isinstance(name, str):
             raise ValueError(f"measures: each measure is a name (str), got {name!r}")
         flat += OFFICIAL if name.strip() == "official" else [name.strip()]
-    # As in trec_eval, a measure named without cutoffs defers to a list given for it
-    # (-m official -m P.7 prints P_7 only); several lists are merged (trec_eval
-    # keeps the first).
+    return flat
+
+
+def _merged(flat: list[str]) -> list[Measure]:
+    """The measures of the names, in order. As in trec_eval, a measure named
+    without cutoffs defers to a list given for it (``-m official -m P.7`` prints
+    ``P_7`` only); several lists are merged (trec_eval keeps the first)."""
     chosen: dict[str, list[str]] = {}
     for name in flat:
         family, params = _split(name)
@@ -344,6 +356,22 @@ def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]
             out += [m for given in chosen[family] for m in _parse(given)]
         else:
             out += _parse(name)
+    return out
+
+
+def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]:
+    """Parse measure names (trec_eval's syntax or ir_measures').
+
+    ``runid`` (part of ``official``) is a line of the command line's output, not a
+    value: it is dropped unless ``runid=True``.
+
+    Examples
+    --------
+    >>> [m.name for m in measure_specs(["ndcg_cut.5,10", "P.5", "map", "nDCG@3",
+    ...                                 "ndcg.1=3,2=9", "P(rel=2)@10"])]
+    ['ndcg_cut_5', 'ndcg_cut_10', 'P_5', 'map', 'nDCG@3', 'ndcg_1=3,2=9', 'P(rel=2)@10']
+    """
+    out = _merged(_flat_names(names))
     if not runid:
         out = [m for m in out if m.family != "runid"]
     if not out:

@@ -119,7 +119,8 @@ def _discount_figures(
     ]
 
 
-def _figures() -> list[Figure]:
+def _building_figures() -> list[Figure]:
+    """Chapters 1-4: cumulative gain, the discount, the worked example, cutoffs."""
     a = "article"
     f: list[Figure] = [
         Figure("cg3_300", "3", f"{a}: Cumulative gain", lambda: cg((3, 0, 0), 3), 1),
@@ -217,6 +218,13 @@ def _figures() -> list[Figure]:
                     4,
                 )
             )
+    return f
+
+
+def _choice_figures() -> list[Figure]:
+    """Chapters 5-8: gain, the logarithm, the ideal, graded against binary."""
+    a = "article"
+    f: list[Figure] = []
     # Chapter 5: what each gain values, and the X/Y reversal.
     f += [
         Figure("grade3_over_grade1_linear", "3", f"{a}: Gain", lambda: _ratio((3, 1), "linear"), 5),
@@ -298,6 +306,10 @@ def _figures() -> list[Figure]:
             ),
         ]
     return f
+
+
+def _figures() -> list[Figure]:
+    return _building_figures() + _choice_figures()
 
 
 @cache

@@ -263,20 +263,14 @@ def evaluate(
     check_option("engine", engine, ENGINES)
     check_conventions(measures, discount, ideal, ties, zero_idcg)
     sum_columns(measures, ideal, engine)  # a measure the engines lack, before any data
-    check_option("missing", missing, MISSING)
-    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
-    check_option("score_precision", score_precision, SCORE_PRECISIONS)
-    check_option("fractional_grades", fractional_grades, FRACTIONAL_GRADES)
+    options = {"missing": missing, "negative_grades": negative_grades}
+    options |= {"score_precision": score_precision, "fractional_grades": fractional_grades}
+    for name, value in options.items():
+        check_option(name, value, OPTION_VALUES[name])
     max_docs = check_max_docs(max_docs)
     db = ADAPTERS[engine](connection=connection, spark=spark, config=config)
     try:
-        qv = open_view(db, qrels, "qrels")
-        rv = open_view(db, run, "run", None if qv.frame is None else qv.frame.get_column("qid"))
-        q, r = projected(db, qv.name, "qrels"), projected(db, rv.name, "run")
-        if check:
-            for table, kind, view in ((q, "qrels", qv), (r, "run", rv)):
-                if view.frame is None:
-                    check_rows(db, table, kind)
+        qv, rv, q, r = _tables(db, qrels, run, check)
         if missing == "error":
             _refuse_missing(db, qv, rv, q, r)
         grades = _grades(db, qv, rv, q, r, missing == "zero")
@@ -307,6 +301,27 @@ def evaluate(
     finally:
         db.close()
     return _result(rows, measures, ideal, zero_idcg, engine)
+
+
+OPTION_VALUES = {
+    "missing": MISSING,
+    "negative_grades": NEGATIVE_GRADES,
+    "score_precision": SCORE_PRECISIONS,
+    "fractional_grades": FRACTIONAL_GRADES,
+}
+
+
+def _tables(db: Any, qrels: Any, run: Any, check: bool) -> tuple:
+    """Both inputs as engine views and the projected table names, their rows
+    checked (``check``) where the reader has not checked them already."""
+    qv = open_view(db, qrels, "qrels")
+    rv = open_view(db, run, "run", None if qv.frame is None else qv.frame.get_column("qid"))
+    q, r = projected(db, qv.name, "qrels"), projected(db, rv.name, "run")
+    if check:
+        for table, kind, view in ((q, "qrels", qv), (r, "run", rv)):
+            if view.frame is None:
+                check_rows(db, table, kind)
+    return qv, rv, q, r
 
 
 def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy, engine: str):
