@@ -6,6 +6,7 @@ file and line; on the command line, one line on stderr and exit status 2.
 import math
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ import pytest
 
 from dcglab.batch import evaluate, measure_specs
 from dcglab.cli import main
+from dcglab.options import CHOICES
 from dcglab.trec import read_qrels, read_run, single_separator
 
 QRELS = "q1 0 d1 3\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 2\nq2 0 d5 1\n"
@@ -472,3 +474,25 @@ def test_single_query_cutoffs_name_k(k):
 
     with pytest.raises(ValueError, match=r"k must be an integer >= 1, got "):
         ndcg([3, 2, 1], k)
+
+
+@pytest.mark.parametrize("name", sorted(CHOICES))
+def test_a_bad_convention_reads_the_same_on_every_path(write, name, require):
+    """One table (:data:`dcglab.options.CHOICES`) and one check: the library and
+    the DuckDB engine give the same message, naming the argument and the value;
+    the command line refuses the same value for its option, in one line (``missing``
+    is the flag ``-c`` there, which takes no value)."""
+    require("duckdb")
+    from dcglab.engines import evaluate as engine_evaluate
+
+    qrels, run = write("q", QRELS), write("r", RUN)
+    expected = f"{name} must be one of {CHOICES[name]}, got 'bogus'"
+    messages = []
+    for path in (evaluate, partial(engine_evaluate, engine="duckdb")):
+        with pytest.raises(ValueError) as err:
+            path(qrels, run, ["ndcg"], **{name: "bogus"})
+        messages.append(str(err.value))
+    assert messages == [expected, expected]
+    if name != "missing":
+        option = "--" + name.replace("_", "-")
+        assert_one_line_error(cli(qrels, run, option, "bogus"), option, "'bogus'")

@@ -57,7 +57,7 @@ from .codes import (
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec
 from .measure_names import Measure, measure_specs, parse_measures, trec_order
-from .measures import ZERO_POLICIES, ZeroPolicy, clamp_k, ndcg_ratio
+from .measures import ZeroPolicy, clamp_k, ndcg_ratio
 from .options import (
     FRACTIONAL_GRADES,
     IDEALS,
@@ -72,6 +72,7 @@ from .options import (
     ScorePrecision,
     Ties,
     check_option,
+    check_options,
     ideal_name,
 )
 from .preparation import Prepared, complete_gains, level_gains, prepare
@@ -175,8 +176,7 @@ def check_conventions(
     """Validate the conventions (before any data is read); parse measures, discount
     and the ideal's name."""
     name = ideal_name(ideal) if isinstance(ideal, str) else ideal_name(repr(ideal))
-    check_option("ties", ties, TIES)
-    check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
+    check_options(ties=ties, zero_idcg=zero_idcg)
     specs = measure_specs(measures)
     if ties == "average" and any(m.family in BINARY for m in specs):
         raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")

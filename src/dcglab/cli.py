@@ -25,8 +25,14 @@ from . import __version__, process
 from .binary import COUNTS
 from .discounts import Discount
 from .measure_names import SUMMARY_ONLY, family_of, measure_specs, trec_order
-from .measures import ZERO_POLICIES
-from .options import FRACTIONAL_GRADES, IDEALS, NEGATIVE_GRADES, SCORE_PRECISIONS, TIES
+from .options import (
+    FRACTIONAL_GRADES,
+    IDEALS,
+    NEGATIVE_GRADES,
+    SCORE_PRECISIONS,
+    TIES,
+    ZERO_POLICIES,
+)
 from .presets import option_spelling
 from .result import BatchResult
 

@@ -17,19 +17,18 @@ cutoffs costs one pass. A cutoff beyond the end of a list adds nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, as_grades, as_numbers, gain_values
 from .ideal import IdealSource, ideal_order, ideal_source
+from .options import ZeroPolicy, check_options
 
 if TYPE_CHECKING:
     import pandas as pd
 
-ZeroPolicy = Literal["error", "zero", "one", "skip"]
-ZERO_POLICIES = ("error", "zero", "one", "skip")
 
 Grades = Sequence[float] | np.ndarray
 
@@ -218,8 +217,7 @@ def ndcg_ratio(
     >>> ndcg_ratio(np.array([3.0, 0.0]), np.array([4.0, 0.0]), "one").tolist()
     [0.75, 1.0]
     """
-    if zero_idcg not in ZERO_POLICIES:
-        raise ValueError(f"zero_idcg must be one of {ZERO_POLICIES}, got {zero_idcg!r}")
+    check_options(zero_idcg=zero_idcg)
     d, i = np.asarray(dcg, dtype=float), np.asarray(idcg, dtype=float)
     zero = i <= 0
     with np.errstate(divide="ignore", invalid="ignore"):

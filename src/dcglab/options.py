@@ -24,7 +24,11 @@ __all__ = [
     "NegativeGrades",
     "ScorePrecision",
     "Ties",
+    "CHOICES",
+    "ZERO_POLICIES",
+    "ZeroPolicy",
     "check_option",
+    "check_options",
     "ideal_name",
 ]
 
@@ -34,6 +38,7 @@ NegativeGrades = Literal["gain", "unjudged"]
 ScorePrecision = Literal["double", "float32"]
 Missing = Literal["ignore", "zero", "error"]
 FractionalGrades = Literal["keep", "truncate"]
+ZeroPolicy = Literal["error", "zero", "one", "skip"]
 IDEAL_ALIASES = {"qrels-cut": "judged", "qrels": "judged-uncut"}
 IDEALS = ("judged", "judged-uncut", "retrieved", *IDEAL_ALIASES)
 """Accepted ``ideal`` values: the names, then the older aliases."""
@@ -50,6 +55,21 @@ SCORE_PRECISIONS = ("double", "float32")
 10.0 does; ``"float32"`` rounds them first, as trec_eval 9.x, pytrec_eval and
 ir_measures do."""
 
+ZERO_POLICIES = ("error", "zero", "one", "skip")
+"""Accepted ``zero_idcg`` values, for a query whose IDCG is 0: an error, nDCG 0,
+nDCG 1, or the query left out of the mean."""
+CHOICES: dict[str, tuple[str, ...]] = {
+    "ideal": IDEALS,
+    "ties": TIES,
+    "zero_idcg": ZERO_POLICIES,
+    "missing": MISSING,
+    "negative_grades": NEGATIVE_GRADES,
+    "fractional_grades": FRACTIONAL_GRADES,
+    "score_precision": SCORE_PRECISIONS,
+}
+"""Every convention that takes a name, with its accepted values: the one table the
+library, both engines and the command line (its ``choices``) check against."""
+
 
 def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
     """Raise ``ValueError`` naming the argument unless ``value`` is one of ``allowed``.
@@ -65,6 +85,20 @@ def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
         raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
 
 
+def check_options(**given: object) -> None:
+    """Check each named convention against :data:`CHOICES` (:func:`check_option`).
+
+    Examples
+    --------
+    >>> check_options(ties="trec", missing="drop")
+    Traceback (most recent call last):
+    ...
+    ValueError: missing must be one of ('ignore', 'zero', 'error'), got 'drop'
+    """
+    for name, value in given.items():
+        check_option(name, value, CHOICES[name])
+
+
 def ideal_name(ideal: str) -> str:
     """The name of an ``ideal`` option, aliases resolved.
 
@@ -73,6 +107,5 @@ def ideal_name(ideal: str) -> str:
     >>> ideal_name("qrels-cut"), ideal_name("qrels"), ideal_name("retrieved")
     ('judged', 'judged-uncut', 'retrieved')
     """
-    if ideal not in IDEALS:
-        raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
+    check_option("ideal", ideal, IDEALS)
     return IDEAL_ALIASES.get(ideal, ideal)

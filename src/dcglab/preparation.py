@@ -29,15 +29,11 @@ from .codes import (
 )
 from .gains import GainError, GainSpec, gain_values
 from .options import (
-    FRACTIONAL_GRADES,
-    MISSING,
-    NEGATIVE_GRADES,
-    SCORE_PRECISIONS,
     FractionalGrades,
     Missing,
     NegativeGrades,
     ScorePrecision,
-    check_option,
+    check_options,
 )
 from .trec import Source, Table, locate, qrels_table, raise_on_repeat, run_table
 
@@ -162,10 +158,12 @@ def prepare(
     the judged ones move up (``-J``, the condensed list). Raises ``ValueError`` on
     a duplicate (qid, docno), naming the file and line.
     """
-    check_option("missing", missing, MISSING)
-    check_option("fractional_grades", fractional_grades, FRACTIONAL_GRADES)
-    check_option("negative_grades", negative_grades, NEGATIVE_GRADES)
-    check_option("score_precision", score_precision, SCORE_PRECISIONS)
+    check_options(
+        missing=missing,
+        fractional_grades=fractional_grades,
+        negative_grades=negative_grades,
+        score_precision=score_precision,
+    )
     if max_docs is not None and (
         isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
     ):

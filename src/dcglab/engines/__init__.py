@@ -44,10 +44,6 @@ from ..discounts import DiscountSpec
 from ..gains import GainSpec
 from ..measures import ZeroPolicy, ndcg_ratio
 from ..options import (
-    FRACTIONAL_GRADES,
-    MISSING,
-    NEGATIVE_GRADES,
-    SCORE_PRECISIONS,
     BatchIdeal,
     FractionalGrades,
     Missing,
@@ -55,6 +51,7 @@ from ..options import (
     ScorePrecision,
     Ties,
     check_option,
+    check_options,
 )
 from ..preparation import level_gains
 from ..result import BatchResult
@@ -263,10 +260,12 @@ def evaluate(
     check_option("engine", engine, ENGINES)
     check_conventions(measures, discount, ideal, ties, zero_idcg)
     sum_columns(measures, ideal, engine)  # a measure the engines lack, before any data
-    options = {"missing": missing, "negative_grades": negative_grades}
-    options |= {"score_precision": score_precision, "fractional_grades": fractional_grades}
-    for name, value in options.items():
-        check_option(name, value, OPTION_VALUES[name])
+    check_options(
+        missing=missing,
+        negative_grades=negative_grades,
+        score_precision=score_precision,
+        fractional_grades=fractional_grades,
+    )
     max_docs = check_max_docs(max_docs)
     db = ADAPTERS[engine](connection=connection, spark=spark, config=config)
     try:
@@ -301,14 +300,6 @@ def evaluate(
     finally:
         db.close()
     return _result(rows, measures, ideal, zero_idcg, engine)
-
-
-OPTION_VALUES = {
-    "missing": MISSING,
-    "negative_grades": NEGATIVE_GRADES,
-    "score_precision": SCORE_PRECISIONS,
-    "fractional_grades": FRACTIONAL_GRADES,
-}
 
 
 def _tables(db: Any, qrels: Any, run: Any, check: bool) -> tuple:
