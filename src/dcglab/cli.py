@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import io
-import json
-import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -22,9 +18,8 @@ from functools import partial
 from typing import TypeVar
 
 from . import __version__, process
-from .binary import COUNTS
 from .discounts import Discount
-from .measure_names import SUMMARY_ONLY, family_of, measure_specs, trec_order
+from .measure_names import measure_specs
 from .options import (
     FRACTIONAL_GRADES,
     IDEALS,
@@ -33,6 +28,7 @@ from .options import (
     TIES,
     ZERO_POLICIES,
 )
+from .output import render
 from .presets import option_spelling
 from .result import BatchResult
 
@@ -284,80 +280,6 @@ def build_parser() -> argparse.ArgumentParser:
         "session or local[*]; needs Java); the engines compute ndcg, ndcg_cut, dcg and dcg_cut",
     )
     return p
-
-
-def _value(name: str, v: float) -> int | float | None:
-    """A value for CSV and JSON: counts as integers, NaN (a skipped query) as ``None``."""
-    if math.isnan(v):
-        return None
-    return int(v) if family_of(name) in COUNTS else float(v)
-
-
-def _cell(v: object) -> str:
-    """A CSV field: the text JSON would write for the same value (``repr`` of a float)."""
-    return "" if v is None else v if isinstance(v, str) else repr(v)
-
-
-def _rows(result, means, cols, per_q, runid) -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
-    if per_q:
-        shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
-        table = [result.values[c].tolist() for c in shown]
-        rows += [
-            {"qid": str(q), **{c: _value(c, v[i]) for c, v in zip(shown, table)}}
-            for i, q in enumerate(result.qids)
-        ]
-    if means is not None:
-        tag = {} if runid is None else {"runid": runid}
-        rows.append({"qid": "all", **tag, **{c: _value(c, means[c]) for c in cols}})
-    return rows
-
-
-def _trec_line(name: str, qid: str, v: float) -> str:
-    text = f"{int(v)}" if family_of(name) in COUNTS else f"{v:6.4f}"
-    return f"{name:<22}\t{qid}\t{text}\n"
-
-
-def render(
-    result: BatchResult,
-    means: dict[str, float] | None,
-    fmt: str,
-    per_q: bool,
-    runid: str | None = None,
-) -> str:
-    """The results in trec_eval's format (each query's lines, then ``all``), or CSV / JSON.
-
-    ``means`` is ``None`` for no summary (trec_eval ``-n``); ``runid`` is the
-    run's tag, printed first in the summary when given. Counts print as integers.
-    A query skipped under ``--zero-idcg skip`` has no line (CSV: an empty field,
-    JSON: ``null``). ``gm_map``, ``num_q`` and ``runid`` appear in the summary only.
-    """
-    cols = trec_order(list(result.values))
-    if fmt in ("csv", "json"):
-        rows = _rows(result, means, cols, per_q, runid)
-        if fmt == "json":
-            return json.dumps(rows) + "\n"
-        header = ["qid", *(["runid"] if runid is not None and means is not None else []), *cols]
-        text = io.StringIO()
-        writer = csv.DictWriter(text, header, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows({k: _cell(v) for k, v in r.items()} for r in rows)
-        return text.getvalue()
-    lines = []
-    if per_q:
-        shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
-        table = [result.values[c].tolist() for c in shown]
-        lines += [
-            _trec_line(c, str(q), v[i])
-            for i, q in enumerate(result.qids)
-            for c, v in zip(shown, table)
-            if not math.isnan(v[i])
-        ]
-    if means is not None:
-        if runid is not None:
-            lines.append(f"{'runid':<22}\tall\t{runid}\n")
-        lines += [_trec_line(c, "all", means[c]) for c in cols]
-    return "".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
