@@ -1,46 +1,58 @@
-"""The self-check quizzes (dcglab.book.explorers.quiz, quiz.js).
+"""The self-check quizzes: the question banks (dcglab/book/quizzes/*.yaml), their loader
+(dcglab.book.explorers.quiz) and the page (quiz.js).
 
-* The answers the browser computes (quiz.js's ``solve``, through measures.js) equal
-  dcglab's (``quiz.evaluate``) within 1e-12 for every question of every quiz in every
-  number set, and so do the numbers the explanations quote.
-* The quiz data is sound: 5-8 questions per quiz, explanations quote only numbers that
-  are computed, choice answers name an option, number sets 2.. really change the
-  numbers, links point to chapters of the table of contents.
+* Every answer key in a bank is what dcglab computes from the question's inputs, and the
+  answers, quoted numbers and mistake values the browser computes (quiz.js's ``solve``,
+  through measures.js) equal dcglab's within 1e-12 in every number set.
+* The banks are sound: 5-12 questions per quiz with conceptual and arithmetic ones, every
+  wrong choice and every known numeric mistake has feedback, explanations quote only
+  computed numbers, number sets change the numbers, links point to chapters of the table
+  of contents, and each "load into the explorer" link carries a state that explorer
+  accepts. A malformed bank is refused with the file, question id and field named.
 * On the built static site (no kernel), each quiz page takes a right and a wrong answer
-  to a numeric and to a choice question and says so, in the question's feedback and in
-  the explorer's one polite live region; "New numbers" moves to a number set whose
-  answers are dcglab's; a 390-px phone screen needs no sideways scroll; every link
-  target exists on the site.
+  to a numeric and to a choice question and says so, naming the mistake a known wrong
+  value or choice matches; "New numbers" moves to a number set whose answers are dcglab's;
+  a link loads its numbers into the chapter's explorer; a 390-px phone screen needs no
+  sideways scroll; every link target exists on the site.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 import yaml
 
+import dcglab
 from dcglab.book.explorers import REGISTRY
+from dcglab.book.explorers import quiz as quizmod
 from dcglab.book.explorers.base import bundle
 from dcglab.book.explorers.quiz import (
     CHOICE_ANSWER_KINDS,
-    QUIZZES,
     TOLERANCE,
-    VARIANTS,
+    BankError,
     QuizExplorer,
     evaluate,
+    load_bank,
     quiz_data,
+    quiz_names,
+    render,
+    resolve,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+BANKS = ROOT / "src" / "dcglab" / "book" / "quizzes"
 TOL = 1e-12
 PAGES = {
     "chapters/quiz_1_building.html": "building",
     "chapters/quiz_2_choices.html": "choices",
     "chapters/quiz_3_practice.html": "practice",
 }
+VARIANTS = 10
 
 
 def variant(question: dict, number_set: int) -> dict:
@@ -49,52 +61,120 @@ def variant(question: dict, number_set: int) -> dict:
     return variants[min(number_set, len(variants)) - 1]
 
 
-# --------------------------------------------------------------- the data itself
+def raw_bank(quiz: str) -> dict:
+    return yaml.safe_load((BANKS / f"{quiz}.yaml").read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------- the banks themselves
 
 
 def test_quizzes_are_registered_and_sized():
     assert REGISTRY["quiz"] is QuizExplorer
-    assert set(QUIZZES) == set(PAGES.values())
-    for quiz in QUIZZES:
-        assert 5 <= len(quiz_data(quiz)["questions"]) <= 8, quiz
+    assert quiz_names() == sorted(PAGES.values())
+    for quiz in quiz_names():
+        questions = quiz_data(quiz)["questions"]
+        assert 5 <= len(questions) <= 12, quiz
+        kinds = [q["kind"] for q in questions]
+        assert kinds.count("conceptual") >= 3 and kinds.count("arithmetic") >= 3, (quiz, kinds)
+        assert quiz_data(quiz)["variants"] == VARIANTS
 
 
-@pytest.mark.parametrize("quiz", sorted(QUIZZES))
+@pytest.mark.parametrize("quiz", sorted(PAGES.values()))
+def test_answer_keys_are_what_dcglab_computes(quiz):
+    """Each key an instructor wrote in the bank equals dcglab's value for the question's
+    inputs (number set 1 always has one), computed here from the raw file."""
+    keyed = 0
+    for q in raw_bank(quiz)["questions"]:
+        for inputs in q["numbers"]:
+            if "key" not in inputs:
+                continue
+            got = evaluate(resolve(q["answer"], inputs))
+            if "choices" in q:
+                assert q["choices"][got]["text"] == inputs["key"], (quiz, q["id"])
+            else:
+                assert abs(got - inputs["key"]) <= TOLERANCE, (quiz, q["id"], got, inputs["key"])
+            keyed += 1
+        assert "key" in q["numbers"][0], (quiz, q["id"])
+    assert keyed >= len(raw_bank(quiz)["questions"])
+
+
+def test_book_numbers_by_hand():
+    """A few of number set 1's answers, spelled out with the library's own calls."""
+    answers = QuizExplorer.compute({"quiz": "building", "variant": 1})
+    ids = [q["id"] for q in quiz_data("building")["questions"]]
+    assert answers[f"q{ids.index('cg') + 1}"] == dcglab.cg([2, 0, 3, 1, 0], 4) == 6
+    ndcg = dcglab.ndcg([2, 3, 0, 1], 4, judged=[3, 3, 2, 1, 0, 0])
+    assert abs(answers[f"q{ids.index('ndcg') + 1}"] - ndcg) <= TOL
+
+
+@pytest.mark.parametrize("quiz", sorted(PAGES.values()))
 def test_explanations_quote_computed_numbers_only(quiz):
     for q in quiz_data(quiz)["questions"]:
-        for number_set in range(1, VARIANTS + 1):
-            v = variant(q, number_set)
-            quoted = [int(i) for i in re.findall(r"\{p(\d+)\}", v["why"])]
-            assert all(i < len(v["parts"]) for i in quoted), (q["id"], v["why"])
-            left = re.sub(r"\{answer\}|\{p\d+\}", "", v["why"] + v["text"])
-            assert "{" not in left and "}" not in left, (q["id"], left)
+        for v in q["variants"]:
+            templates = [v["text"], v["why"]] + v.get("feedback", [])
+            templates += [m["feedback"] for m in v.get("mistakes", [])]
+            for template in templates:
+                quoted = [int(i) for i in re.findall(r"\{p(\d+)\}", template)]
+                assert all(i < len(v["parts"]) for i in quoted), (q["id"], template)
+                left = re.sub(r"\{answer\}|\{p\d+\}|\{value\}", "", template)
+                assert "{" not in left and "}" not in left, (q["id"], left)
             answer = evaluate(v["expr"])
-            if q["kind"] == "choice":
+            if q["form"] == "choice":
                 assert v["expr"]["m"] in CHOICE_ANSWER_KINDS
                 assert isinstance(answer, int) and 0 <= answer < len(q["choices"]), q["id"]
+                wrong = [fb for j, fb in enumerate(v["feedback"]) if j != answer]
+                assert all(fb.strip() for fb in wrong), (q["id"], "a wrong choice lacks feedback")
             else:
                 assert v["expr"]["m"] not in CHOICE_ANSWER_KINDS
                 assert "{answer}" in v["why"], q["id"]
+                assert all("{value}" in m["feedback"] for m in v["mistakes"]), q["id"]
 
 
-@pytest.mark.parametrize("quiz", sorted(QUIZZES))
+@pytest.mark.parametrize("quiz", sorted(PAGES.values()))
+def test_mistakes_are_told_apart_from_the_answer(quiz):
+    """A known mistake's value is never within the tolerance of the right answer (else a
+    right answer would be called a mistake) nor of another mistake."""
+    for q in quiz_data(quiz)["questions"]:
+        for v in q["variants"]:
+            values = [evaluate(v["expr"])] + [evaluate(m["expr"]) for m in v.get("mistakes", [])]
+            for i, a in enumerate(values):
+                assert all(abs(a - b) > 2 * TOLERANCE for b in values[i + 1 :]), (q["id"], values)
+
+
+def test_mistake_rules_give_the_mistakes_they_name():
+    """The rules, checked against direct dcglab calls on number set 1 of the banks."""
+    qs = {q["id"]: q for quiz in quiz_names() for q in quiz_data(quiz)["questions"]}
+
+    def mistake(qid: str, rule: str) -> float:
+        v = qs[qid]["variants"][0]
+        return next(evaluate(m["expr"]) for m in v["mistakes"] if m["rule"] == rule)
+
+    assert mistake("cg", "k_minus_1") == dcglab.cg([2, 0, 3, 1, 0], 3) == 5  # CG@3 for CG@4
+    exp = dcglab.dcg([3, 2, 0, 1], 4, "exponential")
+    assert abs(mistake("dcg", "exponential_gain") - exp) <= TOL
+    retrieved = dcglab.ndcg([2, 3, 0, 1], 4)  # the ideal from the retrieved grades only
+    assert abs(mistake("ndcg", "ideal_from_retrieved") - retrieved) <= TOL
+    skip = dcglab.mean_ndcg([[3, 0, 2, 1], [0, 1, 0, 2], [0, 0, 0, 0]], 3, zero_idcg="skip")
+    assert abs(mistake("mean_zero", "skip_policy") - skip) <= TOL
+
+
+@pytest.mark.parametrize("quiz", sorted(PAGES.values()))
 def test_number_sets_change_the_numbers(quiz):
-    """A drawn question reads differently in every number set; questions of fact read
-    the same everywhere."""
+    """A question with number sets reads differently in every set; a question with one
+    set reads the same everywhere."""
     drawn = 0
     for q in quiz_data(quiz)["questions"]:
-        texts = [variant(q, s)["text"] for s in range(1, VARIANTS + 1)]
         if len(q["variants"]) == 1:
-            assert q["variants"][0]["expr"]["m"] == "fixed", q["id"]
             continue
         assert len(q["variants"]) == VARIANTS
         drawn += 1
+        texts = [variant(q, s)["text"] for s in range(1, VARIANTS + 1)]
         assert len(set(texts)) == VARIANTS, (q["id"], texts)
     assert drawn >= 4
 
 
 def test_answers_change_between_number_sets():
-    for quiz in QUIZZES:
+    for quiz in quiz_names():
         answers = [
             json.dumps(QuizExplorer.compute({"quiz": quiz, "variant": s}))
             for s in range(1, VARIANTS + 1)
@@ -102,15 +182,55 @@ def test_answers_change_between_number_sets():
         assert len(set(answers)) == VARIANTS, quiz
 
 
-def test_links_point_to_chapters_of_the_toc():
+def _toc_files() -> set[str]:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = {c["file"] for part in toc["parts"] for c in part["chapters"]}
+    return {c["file"] for part in toc["parts"] for c in part["chapters"]}
+
+
+def test_links_point_to_chapters_of_the_toc():
+    files = _toc_files()
     for page in PAGES:
         assert page.removesuffix(".html") in files, f"{page} is not in _toc.yml"
-    for quiz in QUIZZES:
+    for quiz in quiz_names():
         for q in quiz_data(quiz)["questions"]:
             assert f"chapters/{q['link']['doc']}" in files, (quiz, q["id"], q["link"])
             assert q["link"]["anchor"] and q["link"]["text"], (quiz, q["id"])
+
+
+def explore_links() -> list[tuple[str, str, dict]]:
+    return [
+        (quiz, q["id"], v["explore"])
+        for quiz in quiz_names()
+        for q in quiz_data(quiz)["questions"]
+        for v in q["variants"]
+        if "explore" in v
+    ]
+
+
+def test_explorer_links_carry_a_state_the_explorer_accepts():
+    """Each "load into the explorer" link names a registered explorer shown in its
+    chapter, and its state (decoded from the URL hash) has only that explorer's
+    parameters, each of the type and list length of the explorer's own."""
+    links = explore_links()
+    assert len({(quiz, qid) for quiz, qid, _ in links}) >= 8
+    files = _toc_files()
+    for _quiz, qid, explore in links:
+        name, state = explore["name"], explore["state"]
+        cls = REGISTRY[name]
+        prefix = f"dcglab.{name}="
+        assert explore["hash"].startswith(prefix), (qid, explore["hash"])
+        assert json.loads(unquote(explore["hash"].removeprefix(prefix))) == state
+        default = cls().state()
+        for key, value in state.items():
+            assert key in cls.params, (qid, name, key)
+            assert type(value) is type(default[key]), (qid, name, key, value)
+            if isinstance(value, list):
+                assert len(value) == len(default[key]), (qid, name, key, value)
+        cls(**state)  # the explorer's own trait validation accepts the state
+        cls.compute({**default, **state})
+        assert f"chapters/{explore['doc']}" in files, (qid, explore["doc"])
+        source = (ROOT / "chapters" / f"{explore['doc']}.ipynb").read_text(encoding="utf-8")
+        assert f"{cls.__name__}(" in source, (qid, f"{explore['doc']} shows no {cls.__name__}")
 
 
 def test_bad_quiz_and_number_set_are_refused():
@@ -122,9 +242,101 @@ def test_bad_quiz_and_number_set_are_refused():
         evaluate({"m": "median"})
 
 
+GOOD = """
+title: A test bank
+number_sets: 1
+questions:
+  - id: cg
+    kind: arithmetic
+    taught_in: {doc: 01_cumulative_gain, anchor: cumulative-gain, text: "Chapter 1"}
+    prompt: "CG@{k} of {grades}?"
+    answer: {m: cg, grades: $grades, k: $k}
+    explanation: "It is {answer}."
+    mistakes:
+      - {rule: k_minus_1, feedback: "{value} is CG@{k|minus:1}."}
+    numbers:
+      - {grades: [2, 1, 3], k: 2, key: 3}
+"""
+
+BROKEN = [
+    ("kind: arithmetic", "kind: tricky", "question 1 (id 'cg').kind: must be one of"),
+    ("key: 3}", "key: 4}", "question 1 (id 'cg').numbers[0].key: is 4, but dcglab gives 3"),
+    ("rule: k_minus_1", "rule: off_by_two", "question 1 (id 'cg').numbers[0].mistakes[0]: rule"),
+    ("CG@{k} of", "CG@{kk} of", "question 1 (id 'cg').numbers[0]: the placeholder 'kk'"),
+    ("    explanation:", "    explain:", "question 1: lacks ['explanation']"),
+    ("It is {answer}.", "It is {answer} of {p0}.", "numbers[0].explanation: {p0} has no quote"),
+    ("CG@{k|minus:1}.", "CG@{k|halve}.", "numbers[0].mistakes[0]: the filter 'halve' is unknown"),
+    ("{grades: [2, 1, 3], k: 2, key: 3}", "{grades: [2, 1, 3], k: 2}", "numbers[0]: set 1 needs"),
+    (
+        "    numbers:",
+        "    explorer: {doc: 01_cumulative_gain, name: cumulative_gain, state: {kay: 2}}\n"
+        "    numbers:",
+        "numbers[0].explorer.state: 'kay' is not a parameter of cumulative_gain",
+    ),
+]
+
+
+@pytest.fixture
+def bank_dir(tmp_path, monkeypatch):
+    """The loader reading banks from a temporary folder."""
+    monkeypatch.setattr(quizmod, "BANKS", tmp_path)
+    load_bank.cache_clear()
+    yield tmp_path
+    load_bank.cache_clear()
+
+
+def test_a_good_test_bank_loads(bank_dir):
+    (bank_dir / "mine.yaml").write_text(textwrap.dedent(GOOD), encoding="utf-8")
+    q = load_bank("mine")["questions"][0]
+    assert q["variants"][0]["answer"] == 3 and q["variants"][0]["mistakes"][0]["feedback"] == (
+        "{value} is CG@1."
+    )
+
+
+def test_loading_a_bank_makes_no_widgets(bank_dir):
+    """Checking an explorer link reads the explorer's defaults from its class: a widget
+    made while loading would be saved into the quiz notebook's widget state."""
+    from ipywidgets.widgets.widget import _instances
+
+    bank = textwrap.dedent(GOOD).replace(
+        "    numbers:",
+        "    explorer: {doc: 01_cumulative_gain, name: cumulative_gain, state: {k: 2}}\n"
+        "    numbers:",
+    )
+    (bank_dir / "mine.yaml").write_text(bank, encoding="utf-8")
+    before = len(_instances)
+    assert load_bank("mine")["questions"][0]["variants"][0]["explore"]["state"] == {"k": 2}
+    assert len(_instances) == before
+
+
+@pytest.mark.parametrize(("old", "new", "message"), BROKEN)
+def test_a_malformed_bank_names_file_question_and_field(bank_dir, old, new, message):
+    assert old in GOOD
+    (bank_dir / "mine.yaml").write_text(textwrap.dedent(GOOD.replace(old, new)), encoding="utf-8")
+    with pytest.raises(BankError) as err:
+        load_bank("mine")
+    assert str(err.value).startswith("quizzes/mine.yaml: question 1"), str(err.value)
+    assert message in str(err.value), str(err.value)
+
+
+def test_a_wrong_choice_without_feedback_is_refused(bank_dir):
+    bank = textwrap.dedent(GOOD).replace(
+        '    mistakes:\n      - {rule: k_minus_1, feedback: "{value} is CG@{k|minus:1}."}\n', ""
+    )
+    bank = bank.replace(
+        "answer: {m: cg, grades: $grades, k: $k}",
+        "answer: {m: fixed, answer: 0}\n    choices:\n      - {text: right}\n      - {text: wrong}",
+    ).replace("key: 3}", "key: right}")
+    (bank_dir / "mine.yaml").write_text(bank, encoding="utf-8")
+    with pytest.raises(
+        BankError, match=r"mine.yaml: question 1 \(id 'cg'\).*choices\[1\]: a wrong"
+    ):
+        load_bank("mine")
+
+
 def test_saved_widget_state_holds_the_current_questions():
     """The site renders each quiz from the widget state saved in its notebook: that state
-    must hold today's questions (re-execute the notebook after changing quiz.py)."""
+    must hold today's questions (re-execute the notebook after changing a bank)."""
     for page, quiz in PAGES.items():
         path = ROOT / page.replace(".html", ".ipynb")
         nb = json.loads(path.read_text(encoding="utf-8"))
@@ -158,7 +370,7 @@ def quiz_js(browser):
     page.close()
 
 
-@pytest.mark.parametrize("quiz", sorted(QUIZZES))
+@pytest.mark.parametrize("quiz", sorted(PAGES.values()))
 def test_js_answers_equal_python(quiz_js, quiz):
     data = quiz_data(quiz)
     checked = 0
@@ -167,11 +379,12 @@ def test_js_answers_equal_python(quiz_js, quiz):
         assert len(js) == len(data["questions"])
         for q, got in zip(data["questions"], js):
             v = variant(q, number_set)
-            want = [evaluate(v["expr"])] + [evaluate(p) for p in v["parts"]]
-            have = [got["answer"]] + got["parts"]
+            mistakes = [evaluate(m["expr"]) for m in v.get("mistakes", [])]
+            want = [evaluate(v["expr"])] + [evaluate(p) for p in v["parts"]] + mistakes
+            have = [got["answer"]] + got["parts"] + got["mistakes"]
             assert len(have) == len(want), (quiz, q["id"], number_set)
             for j, (h, w) in enumerate(zip(have, want)):
-                if q["kind"] == "choice" and j == 0:  # an option index
+                if q["form"] == "choice" and j == 0:  # an option index
                     assert h == w, (quiz, q["id"], number_set, h, w)
                 else:
                     assert abs(h - w) <= TOL, (quiz, q["id"], number_set, h, w)
@@ -217,8 +430,9 @@ def test_quiz_page_checks_answers(page, site_dir, rel):
     questions = quiz_data(quiz)["questions"]
     live = root.locator("[aria-live]")
     assert live.count() == 1 and live.get_attribute("aria-live") == "polite"
-    numeric = next(i for i, q in enumerate(questions) if q["kind"] == "number") + 1
-    choice = next(i for i, q in enumerate(questions) if q["kind"] == "choice") + 1
+    numeric = next(i for i, q in enumerate(questions) if q["variants"][0].get("mistakes")) + 1
+    choice = next(i for i, q in enumerate(questions) if q["form"] == "choice") + 1
+    bank = load_bank(quiz)["questions"]
 
     def answer(number_set: int) -> float:
         return QuizExplorer.compute({"quiz": quiz, "variant": number_set})[f"q{numeric}"]
@@ -236,6 +450,15 @@ def test_quiz_page_checks_answers(page, site_dir, rel):
         assert _feedback(root, numeric).startswith(verdict), (typed, _feedback(root, numeric))
         assert live.inner_text().startswith(f"Question {numeric}: {verdict}"), live.inner_text()
 
+    # A value a known mistake gives: the feedback names that mistake.
+    v1 = bank[numeric - 1]["variants"][0]
+    mistake = v1["mistakes"][0]
+    value = evaluate(mistake["expr"])
+    field.fill(f"{value:.3f}")
+    field.press("Enter")
+    named = render(mistake["feedback"], v1["answer"], v1["quoted"], value)
+    assert _feedback(root, numeric) == f"✗ Not right: {named} Try again, or press Show answer."
+
     right = QuizExplorer.compute({"quiz": quiz, "variant": 1})[f"q{choice}"]
     options = questions[choice - 1]["choices"]
     item = root.locator(".dcglab-quiz-q").nth(choice - 1)
@@ -250,6 +473,10 @@ def test_quiz_page_checks_answers(page, site_dir, rel):
             check.click()
         assert _feedback(root, choice).startswith(verdict), _feedback(root, choice)
         assert live.inner_text().startswith(f"Question {choice}: {verdict}")
+        if pick == wrong:  # the wrong choice's own feedback, with the page's numbers
+            vc = bank[choice - 1]["variants"][0]
+            named = render(vc["feedback"][wrong], vc["answer"], vc["quoted"])
+            assert named and named in _feedback(root, choice), _feedback(root, choice)
     assert "1 of" in live.inner_text() or "2 of" in live.inner_text()
 
     # New numbers: the next number set, whose answers are dcglab's too.
@@ -284,13 +511,56 @@ def test_quiz_fits_a_phone(browser, http_server, site_dir, rel):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
 
 
+def _first_link_per_explorer() -> list[tuple[str, int, dict]]:
+    """(quiz page, question number, explore) for the first number-set-1 link to each
+    explorer."""
+    seen, out = set(), []
+    for rel, quiz in sorted(PAGES.items()):
+        for n, q in enumerate(quiz_data(quiz)["questions"]):
+            explore = q["variants"][0].get("explore")
+            if explore and explore["name"] not in seen:
+                seen.add(explore["name"])
+                out.append((rel, n + 1, explore))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("rel", "number", "explore"),
+    _first_link_per_explorer(),
+    ids=lambda x: x["name"] if isinstance(x, dict) else str(x),
+)
+def test_load_into_the_explorer_link_sets_its_state(page, rel, number, explore):
+    """Following a question's "load into the explorer" link opens the chapter with the
+    question's numbers in its explorer (the state travels in the URL hash)."""
+    from sitekit import explorer_roots
+
+    root = _quiz_root(page, rel)
+    link = root.get_by_role("link", name=f"Load into the explorer: question {number}", exact=True)
+    assert link.count() == 1
+    link.click()
+    page.wait_for_url(f"**/{explore['doc']}.html#*")
+    explorer_roots(page)
+    target = page.locator(f'.dcglab-explorer[data-explorer="{explore["name"]}"]').first
+    page.wait_for_function(
+        "([e, want]) => Object.entries(want).every(([k, v]) =>"
+        " JSON.stringify(JSON.parse(e.getAttribute('data-state'))[k]) === JSON.stringify(v))",
+        arg=[target.element_handle(), explore["state"]],
+    )
+    shown = json.loads(target.get_attribute("data-state"))
+    assert {k: shown[k] for k in explore["state"]} == explore["state"]
+    assert page.console_errors == []
+
+
 def test_quiz_links_exist_on_the_site(site_dir):
-    for quiz in QUIZZES:
+    for quiz in quiz_names():
         for q in quiz_data(quiz)["questions"]:
             target = site_dir / "chapters" / f"{q['link']['doc']}.html"
             assert target.is_file(), target
             html = target.read_text(encoding="utf-8")
             assert f'id="{q["link"]["anchor"]}"' in html, (quiz, q["id"], q["link"])
+            for v in q["variants"]:
+                if "explore" in v:
+                    assert (site_dir / "chapters" / f"{v['explore']['doc']}.html").is_file()
 
 
 # ------------------------------------------------------------- live JupyterLab

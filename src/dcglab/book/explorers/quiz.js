@@ -1,8 +1,10 @@
 // Self-check quiz: questions answered with a number or a choice, checked in the browser.
-// Every right answer is computed here from the question's answer expression with the
-// functions of measures.js (the JS twin); dcglab.book.explorers.quiz.evaluate computes the
-// same expressions in Python and tests/test_quiz.py requires agreement within 1e-12.
-// The quiz's data (wording, choices, one variant per number set) comes from Python in the
+// Every right answer, every number an explanation quotes and every value a common mistake
+// gives is computed here from the question's expressions with the functions of measures.js
+// (the JS twin); dcglab.book.explorers.quiz.evaluate computes the same expressions in
+// Python and tests/test_quiz.py requires agreement within 1e-12.
+// The quiz's data (wording, choices with their feedback, mistakes, one variant per number
+// set) comes from the question banks (dcglab/book/quizzes/*.yaml) through Python in the
 // "content" trait; the reader's answers stay in the page and are not model state.
 //
 // It follows the explorers' test protocol (see ui.js) without ui.js's mount(): a root
@@ -32,6 +34,12 @@ const quizExplorer = (() => {
         if (first === 2 || second === 2) throw new Error("a 'both' comparison ties");
         return [[0, 2], [3, 1]][first][second];
       }
+      case "match": {
+        const target = value(x.value, tie);
+        const hits = x.options.map((o, i) => [side(value(o, tie), target), i]).filter(([d]) => d === 2);
+        if (hits.length !== 1) throw new Error(`${hits.length} options match, not one`);
+        return hits[0][1];
+      }
       case "fixed": return x.answer;
       default: throw new Error(`unknown quiz expression kind ${x.m}`);
     }
@@ -59,17 +67,20 @@ const quizExplorer = (() => {
   // Which variant a question shows in number set v (fixed questions have one variant).
   const variantOf = (q, v) => q.variants[Math.min(v, q.variants.length) - 1];
 
-  // Answers and explanation values of every question in number set v.
+  // Answers, quoted values and common-mistake values of every question in number set v.
   function solve(data, v) {
     return data.questions.map((q) => {
       const x = variantOf(q, v);
-      return { answer: value(x.expr, data.tie), parts: x.parts.map((p) => value(p, data.tie)) };
+      return { answer: value(x.expr, data.tie), parts: x.parts.map((p) => value(p, data.tie)),
+               mistakes: (x.mistakes || []).map((m) => value(m.expr, data.tie)) };
     });
   }
 
-  function explain(template, solved) {
+  // A template with the page's numbers: {answer}, {p0}, {p1}, ... and a mistake's {value}.
+  function explain(template, solved, mistake = null) {
     return template
       .replace(/\{answer\}/g, show(solved.answer))
+      .replace(/\{value\}/g, mistake === null ? "{value}" : show(mistake))
       .replace(/\{p(\d+)\}/g, (_, i) => show(solved.parts[Number(i)]));
   }
 
@@ -133,10 +144,10 @@ const quizExplorer = (() => {
       const item = el("li", { class: "dcglab-quiz-q" });
       const form = el("form", { novalidate: "" });
       const text = el("p", { class: "dcglab-quiz-text", id: `${id}-text` });
-      text.append(el("span", { class: "dcglab-quiz-number" }, `Question ${idx + 1}. `), x.text);
+      text.append(el("span", { class: "dcglab-quiz-number" }, `Question ${idx + 1}. `), explain(x.text, s));
       const feedback = el("p", { class: "dcglab-quiz-feedback", id: `${id}-feedback` });
       let read;
-      if (q.kind === "number") {
+      if (q.form === "number") {
         form.append(text);
         const line = el("div", { class: "dcglab-quiz-answer" });
         const label = el("label", { for: `${id}-input` }, `Answer to question ${idx + 1}`);
@@ -174,6 +185,16 @@ const quizExplorer = (() => {
       const href = q.link.doc + ext + (q.link.anchor ? `#${q.link.anchor}` : "");
       link.append(el("a", { href }, q.link.text), ".");
       form.append(link);
+      // The question's numbers in the chapter's explorer: the state rides in the URL hash
+      // (ui.js's stateFromHash reads #dcglab.<explorer>=<JSON>).
+      if (x.explore) {
+        const load = el("p", { class: "dcglab-quiz-link dcglab-quiz-explore" });
+        load.append(el("a", { href: `${x.explore.doc}${ext}#${x.explore.hash}`,
+                              "aria-label": `Load into the explorer: question ${idx + 1}` },
+                       "Load into the explorer"),
+                    ` of chapter ${Number.parseInt(x.explore.doc, 10)}.`);
+        form.append(load);
+      }
       item.append(form);
 
       const say = (verdict, message) => {
@@ -199,19 +220,26 @@ const quizExplorer = (() => {
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
         const got = read();
-        if (q.kind === "number") {
+        const near = (a, b) => Math.abs(a - b) <= data.tolerance + 1e-12;
+        if (q.form === "number") {
           if (Number.isNaN(got)) return say("invalid", "Type a number, such as 0.861 or -0.25.");
-          if (Math.abs(got - s.answer) <= data.tolerance + 1e-12)
-            return say("right", `✓ Right. ${explain(x.why, s)}`);
+          if (near(got, s.answer)) return say("right", `✓ Right. ${explain(x.why, s)}`);
+          // A value a known mistake gives: say which mistake (the bank's feedback).
+          const m = s.mistakes.findIndex((w) => near(got, w));
+          if (m >= 0) {
+            return say("wrong", `✗ Not right: ${explain(x.mistakes[m].feedback, s, s.mistakes[m])} `
+              + "Try again, or press Show answer.");
+          }
           return say("wrong", `✗ Not right: ${show(got)} is not within ${data.tolerance} of the `
             + "answer. Try again, or press Show answer.");
         }
         if (got === null) return say("invalid", "Choose one of the options first.");
         if (got === s.answer) return say("right", `✓ Right. ${explain(x.why, s)}`);
-        return say("wrong", "✗ Not right. Try another option, or press Show answer.");
+        return say("wrong", `✗ Not right: ${explain(x.feedback[got], s)} `
+          + "Try another option, or press Show answer.");
       });
       reveal.addEventListener("click", () => {
-        const answer = q.kind === "number" ? show(s.answer) : `“${q.choices[s.answer]}”`;
+        const answer = q.form === "number" ? show(s.answer) : `“${q.choices[s.answer]}”`;
         say("shown", `The answer is ${answer}. ${explain(x.why, s)}`);
       });
       return item;
