@@ -2,7 +2,8 @@
 
 The fixtures (in tests/conftest.py) use these:
 
-* ``site_dir``: the built site; skipped when missing (a failure under CI=true).
+* ``site_dir``: the built site (``_build/html``, or the folder ``DCGLAB_SITE`` names);
+  skipped when missing (a failure under CI=true).
 * ``http_server``: base URL of the site served on 127.0.0.1 (``serve_folder``).
 * ``page``: a fresh 1280x900 light-mode page of the site (:func:`new_page`).
 
@@ -42,7 +43,9 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "_build" / "html"
+#: The built site; DCGLAB_SITE names another folder (e.g. a copy whose saved widget state
+#: carries the current front-end files).
+SITE = Path(os.environ.get("DCGLAB_SITE", ROOT / "_build" / "html"))
 LOCAL_HOSTS = {"127.0.0.1"}
 TIMEOUT_MS = 20_000
 

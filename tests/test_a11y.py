@@ -7,7 +7,8 @@
   (line, point, bar, hatch, cutoff marker) has at least 3:1 against the explorer's
   background and every chart label 4.5:1, in both modes (axe does not look inside SVG).
 * Wide tables sit in a labelled, focusable box that scrolls on its own.
-* At 390x844 (a phone) no page scrolls sideways.
+* At 390x844 (a phone) no page scrolls sideways, and each explorer's picture (its rank
+  strip or charts) stays on screen, above the slider, while its last slider is used.
 """
 
 from __future__ import annotations
@@ -131,3 +132,58 @@ def test_no_sideways_scroll_on_a_phone(browser, http_server, site_dir, rel):
             }"""
         )
         assert wide["scroll"] <= wide["width"], wide
+
+
+PICTURE_IN_VIEW_JS = """
+root => {
+  const pic = root.querySelector('.dcglab-picture');
+  const usable = (e) => !e.disabled && e.offsetParent !== null && !e.closest('[hidden]');
+  const sliders = Array.from(root.querySelectorAll('input[type="range"][data-param]'));
+  const shown = Boolean(pic && !pic.hidden && pic.offsetParent !== null);
+  return {picture: shown, sliders: sliders.filter(usable).length};
+}
+"""
+
+IN_VIEW_JS = """
+root => {
+  const pic = root.querySelector('.dcglab-picture');
+  const slider = document.activeElement;
+  const p = pic.getBoundingClientRect(), s = slider.getBoundingClientRect();
+  const html = document.documentElement;
+  return {picture: [p.top, p.bottom], slider: [s.top, s.bottom], height: innerHeight,
+          sideways: html.scrollWidth - html.clientWidth, pictureAfterSlider: p.top > s.top + 1,
+          scrolled: scrollY};
+}
+"""
+
+
+@pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
+def test_the_picture_stays_in_view_on_a_phone(browser, http_server, site_dir, rel):
+    """At 390x844, each explorer's picture (rank strip or charts) stays on screen while
+    the last slider after it is focused, scrolled to and moved; nothing scrolls sideways."""
+    with new_page(browser, http_server, width=390, height=844) as page:
+        open_page(page, rel)
+        checked = 0
+        for root in explorer_roots(page):
+            has = root.evaluate(f"root => ({PICTURE_IN_VIEW_JS})(root)")
+            if not (has["picture"] and has["sliders"]):
+                continue
+            slider = root.locator('input[type="range"][data-param]:visible:enabled').last
+            slider.focus()
+            slider.scroll_into_view_if_needed()
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_timeout(300)  # the rank strip's animations end
+            out = root.evaluate(f"root => ({IN_VIEW_JS})(root)")
+            name = root.get_attribute("data-explorer")
+            top, bottom = out["picture"]
+            assert out["scrolled"] > 0 or top >= 0, (rel, name, out)
+            assert top >= -1 and bottom <= out["height"] + 1, (rel, name, out)
+            assert out["slider"][0] >= bottom - 1 and out["slider"][1] <= out["height"] + 1, (
+                rel,
+                name,
+                out,
+            )
+            assert out["sideways"] <= 0, (rel, name, out)
+            checked += 1
+        assert checked > 0, f"{rel}: no explorer with a picture and a slider"
+        assert page.console_errors == []

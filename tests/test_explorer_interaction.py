@@ -7,17 +7,18 @@
   ``Explorer.compute`` of the new state.
 * Predict, then reveal: every explorer that asks for a prediction reveals nothing
   before a choice, then a verdict (✓ or ✗) whose right answer is dcglab's.
-* URL state: ``#dcglab.<name>=<JSON>`` loads a state; the explorer's own "Link to this
-  state" reproduces its state; a malformed state in the address is ignored.
+* URL state: ``#dcglab.<name>=<JSON>`` loads a state, at load and when a link in the
+  page is followed (the explorer scrolls into view and says so); the explorer's own
+  "Link to this state" reproduces its state; a malformed state in the address is ignored.
 """
 
 from __future__ import annotations
 
 import json
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import pytest
-from sitekit import EXPLORER_PAGES, explorer_roots, open_page, python_mismatches
+from sitekit import EXPLORER_PAGES, SITE, explorer_roots, open_page, python_mismatches
 
 from dcglab.book.explorers import REGISTRY
 
@@ -102,20 +103,15 @@ def test_click_at_a_height_sets_the_grade(page, site_dir):
     assert_matches_python(root)
 
 
-NO_PREDICTION_YET = {"chapters/11_comparing_systems.html", "chapters/12_incomplete_judgments.html"}
-"""The paired-test and pool explorers (chapters 11 and 12) have no prediction step yet."""
+PREDICTED = {
+    "ndcg": (lambda s: {**s, "grades": moved(s["grades"], 2, 1)}, "ndcg"),
+    "paired_test": (lambda s: {**s, "n": max(2, -(-s["n"] // 2))}, "p_t"),
+    "pool": (lambda s: {**s, "rule": "condensed" if s["rule"] == "zero" else "zero"}, "change_out"),
+}
+"""Explorer -> (the state change its question makes, the result the question names)."""
 
 
-@pytest.mark.parametrize(
-    "rel",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="no prediction step yet"))
-        if p in NO_PREDICTION_YET
-        else p
-        for p in EXPLORER_PAGES
-        if "/quiz_" not in p
-    ],
-)
+@pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
 def test_predict_then_reveal(page, site_dir, rel):
     open_page(page, rel)
     asked = 0
@@ -136,10 +132,11 @@ def test_predict_then_reveal(page, site_dir, rel):
         assert_matches_python(root)
         # the right answer agrees with dcglab: for up / down / the same, compare the
         # result the question names before and after
-        if name == "ndcg":
-            assert after["grades"] == moved(before["grades"], 2, 1)
-            a = REGISTRY[name].compute(before)["ndcg"]
-            b = REGISTRY[name].compute(after)["ndcg"]
+        if name in PREDICTED:
+            change, key = PREDICTED[name]
+            assert after == change(before), name
+            a = REGISTRY[name].compute(before)[key]
+            b = REGISTRY[name].compute(after)[key]
             right = "up" if b > a + 1e-12 else "down" if b < a - 1e-12 else "the same"
             assert (choices.nth(0).text_content() == right) == text.startswith("✓"), text
     assert asked > 0, f"{rel}: no explorer asks for a prediction"
@@ -180,4 +177,81 @@ def test_malformed_url_state_is_ignored(page, site_dir):
     root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "ndcg"][0]
     state = state_of(root)
     assert state["grades"] == REGISTRY["ndcg"]().grades and state["k"] == REGISTRY["ndcg"]().k
+    assert page.console_errors == []
+
+
+def test_a_link_in_the_page_loads_its_state(page, site_dir):
+    want = {"grades": [3, 0, 0, 2, 1, 0], "k": 2}
+    root = ndcg_root(page)
+    # a link like the ones the exercises carry, at the top of the page's text
+    page.evaluate(
+        """href => {
+            const a = document.createElement("a");
+            a.id = "test-load-link";
+            a.href = href;
+            a.textContent = "load this state";
+            document.querySelector("article.bd-article h1").after(a);
+        }""",
+        "#dcglab.ndcg=" + quote(json.dumps(want)),
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#test-load-link").click()
+    page.wait_for_function(
+        "e => JSON.parse(e.getAttribute('data-state')).k === 2", arg=root.element_handle()
+    )
+    state = state_of(root)
+    assert {p: state[p] for p in want} == want
+    assert root.locator(".dcglab-said").text_content() == "Loaded the state in the link."
+    assert_matches_python(root)
+    # the explorer is scrolled into view and has the focus
+    page.wait_for_function(
+        "e => { const y = e.getBoundingClientRect().top; return y >= 0 && y < innerHeight / 2; }",
+        arg=root.element_handle(),
+    )
+    assert page.evaluate("document.activeElement.classList.contains('dcglab-explorer')")
+    # the same link followed again, after a change, loads its state again
+    root.locator("button.dcglab-card").nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    assert state_of(root)["grades"] != want["grades"]
+    page.locator("#test-load-link").click()
+    page.wait_for_function(
+        "([e, g]) => JSON.stringify(JSON.parse(e.getAttribute('data-state')).grades) === g",
+        arg=[root.element_handle(), json.dumps(want["grades"], separators=(",", ":"))],
+    )
+    assert page.console_errors == []
+
+
+LINKED_PAGES = [p for p in EXPLORER_PAGES if 'href="#dcglab.' in (SITE / p).read_text()]
+"""Pages whose text links to a state of one of their explorers."""
+
+
+@pytest.mark.parametrize("rel", LINKED_PAGES)
+def test_every_link_in_the_text_loads_its_explorer(page, site_dir, rel):
+    open_page(page, rel)
+    roots = {r.get_attribute("data-explorer"): r for r in explorer_roots(page)}
+    links = page.locator('a[href^="#dcglab."]:not(.dcglab-link)')
+    for i in range(links.count()):
+        href = links.nth(i).get_attribute("href")
+        name, _, encoded = href[len("#dcglab.") :].partition("=")
+        assert name in roots, f"{rel}: {href} names no explorer on its page"
+        patch = json.loads(unquote(encoded))
+        # a link inside a closed dropdown (an exercise's solution): open it as a reader would
+        links.nth(i).evaluate(
+            "a => { for (let d = a.closest('details'); d; d = d.parentElement.closest('details'))"
+            " d.open = true; }"
+        )
+        link = links.nth(i)
+        if not link.is_visible():  # a solution's toggle (sphinx-togglebutton)
+            link.locator(
+                "xpath=ancestor::div[contains(@class, 'dropdown')][1]"
+                "/*[contains(@class, 'admonition-title')]"
+            ).click()
+        link.click()
+        root = roots[name]
+        page.wait_for_function(
+            "([e, p]) => { const s = JSON.parse(e.getAttribute('data-state')); return Object"
+            ".entries(p).every(([k, v]) => JSON.stringify(s[k]) === JSON.stringify(v)); }",
+            arg=[root.element_handle(), patch],
+        )
+        assert_matches_python(root)
     assert page.console_errors == []

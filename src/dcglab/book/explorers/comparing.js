@@ -3,6 +3,11 @@
 const DELTA_MAX = 50;  // hundredths of nDCG
 const differences = (s) => s.deltas.slice(0, s.n).map((x) => x / 100);
 const fmtP = (p) => (p === null ? "undefined (no spread)" : p.toFixed(3));
+// The standard error of the mean difference, sd / sqrt(n).
+const stdError = (s) => pairedStats(differences(s)).sd / Math.sqrt(s.n);
+// The prediction halves the number of queries (at least 2 stay).
+const halved = (n) => Math.max(2, Math.ceil(n / 2));
+const fmtStat = (x) => (x === null ? "undefined (no spread)" : fmt(x));
 
 export default explorer({
   name: "paired_test",
@@ -14,6 +19,16 @@ export default explorer({
     param: `deltas.${i}`, label: `query ${i + 1}: A − B (×0.01)`, min: -DELTA_MAX, max: DELTA_MAX,
     step: 1, shown: (st) => i < st.n,
   }))),
+  predict: {
+    question: (s) => `keep only the first ${halved(s.n)} of the ${s.n} queries. `
+      + "Does the t-test's p-value go up, down or stay the same?",
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { n: halved(s.n) }),
+    answer: (a, b) => direction(a, b, "p_t"),
+    why: (a, b, s1, s0) => `With ${s1.n} queries instead of ${s0.n} the standard error sd / √n is `
+      + `${fmt(stdError(s1))} (was ${fmt(stdError(s0))}): t went from ${fmtStat(a.t)} to ${fmtStat(b.t)}, `
+      + `p from ${fmtP(a.p_t)} to ${fmtP(b.p_t)}.`,
+  },
   compute(s) {
     const d = differences(s), st = pairedStats(d);
     return { mean: st.mean, d_z: st.d_z, t: st.t,
@@ -33,8 +48,8 @@ export default explorer({
   },
   readouts: (s, r) => [
     ["mean A − B =", "mean", fmt(r.mean)],
-    ["d_z =", "d_z", r.d_z === null ? "undefined (no spread)" : fmt(r.d_z)],
-    ["t =", "t", r.t === null ? "undefined (no spread)" : fmt(r.t)],
+    ["d_z =", "d_z", fmtStat(r.d_z)],
+    ["t =", "t", fmtStat(r.t)],
     ["p (t-test) =", "p_t", fmtP(r.p_t)],
     ["p (randomization) =", "p_rand", fmtP(r.p_rand)],
   ],

@@ -24,6 +24,36 @@ function ndcgCurves(data, model, gainName) {
   return c.curves.get(key);
 }
 
+// Mean over queries at every k, once per model and gain: the mean nDCG curve, and the
+// mean gap BM25 − TF-IDF.
+function meanCurve(data, model, gainName) {
+  const c = store(data), key = `mean|${model}|${gainName}`;
+  if (!c.curves.has(key)) {
+    const v = ndcgCurves(data, model, gainName);
+    c.curves.set(key, KS.map((k) => mean(v.map((q) => q[k - 1]))));
+  }
+  return c.curves.get(key);
+}
+
+function gapCurve(data, gainName) {
+  const c = store(data), key = `gap|${gainName}`;
+  if (!c.curves.has(key)) {
+    const b = ndcgCurves(data, "bm25", gainName), t = ndcgCurves(data, "tfidf", gainName);
+    c.curves.set(key, KS.map((k) => mean(b.map((v, q) => v[k - 1] - t[q][k - 1]))));
+  }
+  return c.curves.get(key);
+}
+
+// The queries on which BM25 against TF-IDF flips between two gains at k (1-based ids).
+function flipped(data, k, gain, versus) {
+  const c = store(data), key = `flips|${k}|${gain}|${versus}`;
+  if (!c.curves.has(key)) {
+    const pair = (g) => ["bm25", "tfidf"].map((m) => perQuery(data, m, k, g));
+    c.curves.set(key, directionChanges(pair(gain), pair(versus)).strict);
+  }
+  return c.curves.get(key);
+}
+
 function perQuery(data, model, k, gainName) {
   return ndcgCurves(data, model, gainName).map((v) => v[k - 1]);
 }
@@ -53,8 +83,7 @@ export default explorer({
   compute(s) {
     const out = {};
     for (const m of Object.keys(MODEL_NAMES)) out[m] = mean(perQuery(s.data, m, s.k, s.gain));
-    const pair = (gain) => ["bm25", "tfidf"].map((m) => perQuery(s.data, m, s.k, gain));
-    out.changes = directionChanges(pair(s.gain), pair(s.versus)).strict.length;
+    out.changes = flipped(s.data, s.k, s.gain, s.versus).length;
     return out;
   },
   predict: {
@@ -72,18 +101,13 @@ export default explorer({
     if (!warmed.has(s.data)) { warmed.add(s.data); warm(s.data); }
     const ticks = [1, 2, 5, 10, 20, 50, 100];
     const row = h("div", { class: "dcglab-charts" });
-    const series = Object.keys(MODEL_NAMES).map((m) => {
-      const c = ndcgCurves(s.data, m, s.gain);
-      return { xs: KS, label: MODEL_NAMES[m], color: m === "bm25" ? "c0" : m === "tfidf" ? "c4" : "c3",
-        dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "", ys: KS.map((k) => mean(c.map((v) => v[k - 1]))) };
-    });
+    const series = Object.keys(MODEL_NAMES).map((m) => ({
+      xs: KS, label: MODEL_NAMES[m], color: m === "bm25" ? "c0" : m === "tfidf" ? "c4" : "c3",
+      dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "", ys: meanCurve(s.data, m, s.gain) }));
     series.push({ kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" });
     row.append(chart(series, { title: `Mean nDCG@k, ${s.gain} gain (${s.data.judged.length} queries)`,
       xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true, ymin: 0, ymax: 1, width: 400 }));
-    const gap = (gain) => {
-      const b = ndcgCurves(s.data, "bm25", gain), t = ndcgCurves(s.data, "tfidf", gain);
-      return KS.map((k) => mean(b.map((v, q) => v[k - 1] - t[q][k - 1])));
-    };
+    const gap = (gain) => gapCurve(s.data, gain);
     row.append(chart([
       { xs: KS, ys: gap(s.gain), label: `BM25 − TF-IDF, ${s.gain}`, color: "c0" },
       { xs: KS, ys: gap(s.versus), label: `BM25 − TF-IDF, ${s.versus}`, color: "c1", dash: "5,3" },
@@ -95,8 +119,7 @@ export default explorer({
       return b.map((v, q) => v - t[q]);
     };
     const dx = diff(s.gain), dy = diff(s.versus);
-    const flips = new Set(directionChanges([perQuery(s.data, "bm25", s.k, s.gain), perQuery(s.data, "tfidf", s.k, s.gain)],
-      [perQuery(s.data, "bm25", s.k, s.versus), perQuery(s.data, "tfidf", s.k, s.versus)]).strict);
+    const flips = new Set(flipped(s.data, s.k, s.gain, s.versus));
     const keep = (pred) => dx.map((_, q) => q).filter((q) => pred(flips.has(q + 1)));
     const same = keep((f) => !f), flip = keep((f) => f);
     row.append(chart([

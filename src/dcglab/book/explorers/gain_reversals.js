@@ -2,16 +2,40 @@
 const CURVE_AS = [1.1, 1.25, 1.5, 2, 3, 4, 6, 10];
 
 // Grades beyond "documents judged" are not part of the multiset: their sliders hide.
+const judgedOf = (s) => s.grades.slice(0, s.n);
+
+// The orderings of the judged multiset and their nDCG@k with linear gain, once per
+// multiset and k; each gain base a then adds one score per ordering.
+const baseMemo = new Map();
+function orderingsOf(s) {
+  const judged = judgedOf(s), k = Math.min(s.k, s.n);
+  const key = JSON.stringify([judged, k]);
+  if (!baseMemo.has(key)) {
+    if (baseMemo.size >= 8) baseMemo.delete(baseMemo.keys().next().value);
+    const rows = orderings(judged);
+    baseMemo.set(key, { rows, k, linear: ndcgOfOrderings(rows, k, "linear", LOG2), byA: new Map() });
+  }
+  return baseMemo.get(key);
+}
+
+function exponentialScores(b, a) {
+  if (!b.byA.has(a)) {
+    if (b.byA.size >= 16) b.byA.delete(b.byA.keys().next().value);
+    b.byA.set(a, ndcgOfOrderings(b.rows, b.k, { exponential: a }, LOG2));
+  }
+  return b.byA.get(a);
+}
+
 function revCount(s, a) {
-  const judged = s.grades.slice(0, s.n);
-  if (!judged.some((g) => g > 0)) return { orderings: 1, pairs: 0, reversed: 0, share: 0 };
-  return countReversals(judged, Math.min(s.k, s.n), ["linear", { exponential: a }]);
+  if (!judgedOf(s).some((g) => g > 0)) return { orderings: 1, pairs: 0, reversed: 0, share: 0 };
+  const b = orderingsOf(s);
+  return reversalsOf(b.linear, exponentialScores(b, a));
 }
 
 // The curve over a depends on the multiset and k only: computed once for each.
 const curveMemo = new Map();
 function curveOver(s) {
-  const key = JSON.stringify([s.grades.slice(0, s.n), Math.min(s.k, s.n)]);
+  const key = JSON.stringify([judgedOf(s), Math.min(s.k, s.n)]);
   if (!curveMemo.has(key)) {
     if (curveMemo.size > 32) curveMemo.delete(curveMemo.keys().next().value);
     curveMemo.set(key, CURVE_AS.map((a) => 100 * revCount(s, a).share));
@@ -21,12 +45,12 @@ function curveOver(s) {
 
 const exampleMemo = new Map();
 function examples(s) {
-  const judged = s.grades.slice(0, s.n), k = Math.min(s.k, s.n);
-  const key = JSON.stringify([judged, k, s.a]);
+  const judged = judgedOf(s);
+  const key = JSON.stringify([judged, Math.min(s.k, s.n), s.a]);
   if (!exampleMemo.has(key)) {
     if (exampleMemo.size > 32) exampleMemo.delete(exampleMemo.keys().next().value);
-    exampleMemo.set(key, judged.some((g) => g > 0)
-      ? reversalExamples(judged, k, ["linear", { exponential: s.a }]) : []);
+    const b = judged.some((g) => g > 0) ? orderingsOf(s) : null;
+    exampleMemo.set(key, b ? reversalExamplesOf(b.rows, b.linear, exponentialScores(b, s.a)) : []);
   }
   return exampleMemo.get(key);
 }
@@ -78,8 +102,7 @@ export default explorer({
       next.addEventListener("click", () => { ctx.local.example = (ctx.local.example || 0) + 1; ctx.refresh(); });
       out.append(next);
     } else if (!ex.length) out.append(para("No pair of orderings reverses for this multiset, cutoff and a."));
-    const judged = s.grades.slice(0, s.n);
-    out.append(para(`Judged grades: ${judged.join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${s.a}^rel − 1.`));
+    out.append(para(`Judged grades: ${judgedOf(s).join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${s.a}^rel − 1.`));
     out.append(chart([
       { xs: CURVE_AS, ys: curveOver(s), label: "reversed pairs (%)", markers: true },
       { xs: [s.a], ys: [100 * r.share], color: "c1", points: true, big: true, label: "current a" },

@@ -287,7 +287,12 @@ export function discordantPairs(a, b) {
 export function countReversals(judged, k, gains, discount = LOG2) {
   const rows = orderings(judged);
   const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount));
-  const n = rows.length, pairs = (n * (n - 1)) / 2, reversed = discordantPairs(a, b);
+  return reversalsOf(a, b);
+}
+
+// The same count from the two gains' nDCG of every ordering (a, b: one score per ordering).
+export function reversalsOf(a, b) {
+  const n = a.length, pairs = (n * (n - 1)) / 2, reversed = discordantPairs(a, b);
   return { orderings: n, pairs, reversed, share: pairs ? reversed / pairs : 0 };
 }
 
@@ -297,7 +302,12 @@ export function countReversals(judged, k, gains, discount = LOG2) {
 // of highest second-gain score; spread evenly over the pairs found.
 export function reversalExamples(judged, k, gains, limit = 5, discount = LOG2) {
   const rows = orderings(judged);
-  const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount).map(tieKey));
+  return reversalExamplesOf(rows, ...gains.map((g) => ndcgOfOrderings(rows, k, g, discount)), limit);
+}
+
+// The same examples from the orderings and the two gains' nDCG of each (scores a, b).
+export function reversalExamplesOf(rows, scoresA, scoresB, limit = 5) {
+  const [a, b] = [scoresA, scoresB].map((s) => s.map(tieKey));
   const idx = rows.map((_, i) => i).sort((i, j) => a[i] - a[j] || i - j);
   const found = [];
   let best = -1, groupBest = -1;

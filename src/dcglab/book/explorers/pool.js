@@ -1,5 +1,8 @@
 // Chapter 12: build a pool from the first runs at some depth, score every run on it.
 const RULE_NAMES = { zero: "zero rule", condensed: "condensed list" };
+const otherRule = (rule) => (rule === "zero" ? "condensed" : "zero");
+const fmtTau = (x) => (x === null ? "undefined (all tied)" : fmt(x));
+const fmtOr = (x) => (x === null ? "— (every run is in the pool)" : fmt(x));
 
 export default explorer({
   name: "pool",
@@ -10,6 +13,15 @@ export default explorer({
     { param: "contributors", label: "runs in the pool", min: 1, max: s.data.names.length, step: 1 },
     { param: "rule", label: "unjudged documents", options: Object.keys(RULE_NAMES) },
   ],
+  predict: {
+    question: (s) => `switch unjudged documents from the ${RULE_NAMES[s.rule]} to the ${RULE_NAMES[otherRule(s.rule)]}. `
+      + `Does the mean change in nDCG@${s.data.k} (pooled − complete) of the runs outside the pool go up, down or stay the same?`,
+    choices: UP_DOWN,
+    apply: (s) => Object.assign(s, { rule: otherRule(s.rule) }),
+    answer: (a, b) => direction(a, b, "change_out"),
+    why: (a, b) => `The condensed list drops unjudged documents, so judged ones move up; the zero rule scores them 0. `
+      + `The others' mean change went from ${fmtOr(a.change_out)} to ${fmtOr(b.change_out)}, Kendall's tau from ${fmtTau(a.tau)} to ${fmtTau(b.tau)}.`,
+  },
   compute: (s) => poolResults(s.data, s.depth, s.contributors, s.rule),
   draw(out, s) {
     const { runs, sizes } = poolScores(s.data, s.depth, s.contributors, s.rule);
@@ -31,10 +43,10 @@ export default explorer({
       + `unjudged documents follow the ${RULE_NAMES[s.rule]}.`));
   },
   readouts: (s, r) => [
-    ["Kendall's tau =", "tau", r.tau === null ? "undefined (all tied)" : fmt(r.tau)],
+    ["Kendall's tau =", "tau", fmtTau(r.tau)],
     ["judged per query =", "pooled_per_query", fmt(r.pooled_per_query)],
     ["mean change, pool runs =", "change_in", fmt(r.change_in)],
-    ["others =", "change_out", r.change_out === null ? "— (every run is in the pool)" : fmt(r.change_out)],
+    ["others =", "change_out", fmtOr(r.change_out)],
     [`others' Judged@${s.data.k} =`, "judged_out", r.judged_out === null ? "—" : fmt(r.judged_out)],
   ],
 });

@@ -163,6 +163,14 @@ export function gainLabel(g, gain) {
   return Number.isInteger(v) ? String(v) : v.toFixed(2);
 }
 
+// Put the cards in `order` into `strip` without moving `held` (the focused card, which
+// would lose the focus if it were taken out of the document and put back).
+function placeAround(strip, order, held) {
+  const at = order.indexOf(held);
+  for (let i = 0; i < at; i++) strip.insertBefore(order[i].card, held.card);
+  for (let i = at + 1; i < order.length; i++) order[i - 1].card.after(order[i].card);
+}
+
 // spec.ranking(state, result) -> {
 //   rows: [{key, title, grades, list (param edited, for an editable strip), marks (class per rank)}],
 //   gain, discount (null: no discount, the filled part is the whole gain), k, max (top grade),
@@ -353,17 +361,23 @@ function rankView(spec, ctx) {
     }
     // cards follow their document: a move permutes r.ids before the state changes
     const order = r.ids.map((id) => r.all[id]);
-    // positions are read (a forced layout) only when the order changed
+    // a move is drawn without reading the layout: the cards' old ranks and the column
+    // pitch (measured by a ResizeObserver after a layout) give each card's slide
     const reorder = r.drawn !== undefined && r.ids.some((id, i) => r.drawn[i] !== id);
+    const was = reorder ? new Map(r.drawn.map((id, i) => [id, i])) : null;
     r.drawn = r.ids.slice();
-    const before = reorder ? order.map((c) => c.card.getBoundingClientRect().left) : null;
+    if (!r.sizer && typeof ResizeObserver !== "undefined") {
+      r.sizer = new ResizeObserver(() => { if (r.cards.length) r.pitch = r.cards[0].card.offsetWidth + 2; });
+      r.sizer.observe(r.strip);
+    }
     const focused = document.activeElement;
-    order.forEach((c, i) => {
+    const held = order.find((c) => c.card === focused);
+    if (held && reorder) placeAround(r.strip, order, held);
+    else order.forEach((c, i) => {
       if (r.strip.children[i] !== c.card) r.strip.insertBefore(c.card, r.strip.children[i] || null);
     });
     r.cards = order;
-    const want = r.focus !== undefined ? r.all[r.focus].card
-      : order.some((c) => c.card === focused) ? focused : null;
+    const want = r.focus !== undefined ? r.all[r.focus].card : held ? focused : null;
     if (want && document.activeElement !== want) want.focus({ preventScroll: true });
     r.focus = undefined;
     const parts = [];
@@ -394,10 +408,9 @@ function rankView(spec, ctx) {
     });
     if (!editable) r.strip.setAttribute("aria-label", `${row.title}. ${labels.join("; ")}`);
     // slide moved cards from where they were
-    if (reorder) order.forEach((c, i) => {
-      const old = before[i];
-      const dx = old - c.card.getBoundingClientRect().left;
-      if (Math.abs(dx) > 0.5) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
+    if (reorder && r.pitch) order.forEach((c, i) => {
+      const dx = (was.get(r.ids[i]) - i) * r.pitch;
+      if (dx !== 0) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
     });
     return parts;
   }
@@ -465,7 +478,8 @@ function rankView(spec, ctx) {
 
 // ---- predict, then reveal --------------------------------------------------------------
 // spec.predict: {question(state), choices: [..], apply(state) -> new state (optional),
-//                answer(before, after, state) -> one of choices, why(before, after, state)}
+//                answer(before, after, state) -> one of choices,
+//                why(before, after, state, starting state) -> the one-line reason}
 function predictBox(p, ctx) {
   const box = h("div", { class: "dcglab-predict", role: "group" });
   const q = h("p", { class: "dcglab-predict-q" });
@@ -484,7 +498,7 @@ function predictBox(p, ctx) {
       const after = ctx.compute(s1);
       const right = p.answer(before, after, s1);
       const mark = right === choice ? "✓ Right" : `✗ Not quite: ${right}`;
-      verdict.textContent = `${mark}. ${p.why(before, after, s1)}`;
+      verdict.textContent = `${mark}. ${p.why(before, after, s1, s0)}`;
       verdict.setAttribute("data-verdict", right === choice ? "right" : "wrong");
       box.setAttribute("data-answered", choice);
       if (p.apply) ctx.setAll(s1, p.said ? p.said(s1) : "");
@@ -594,6 +608,8 @@ export function mount(model, el, spec) {
     }
     model.save_changes();
     if (!changed && message) update();
+    // the message stays through the updates of every parameter set above
+    said = "";
   };
   const controls = spec.controls(initial).map((c) => makeControl(c, write));
   // controls with a group (e.g. the grades as sliders, beside the rank strip) sit in an
@@ -643,6 +659,24 @@ export function mount(model, el, spec) {
   if (rank) root.append(rank.el);
   root.append(panel, ...Array.from(groups.values(), (inner) => inner.parentElement), view, live);
   el.append(root);
+  // The picture (the rank strip, else the charts) comes first and stays at the top of a
+  // narrow screen while the controls below it are used (styles.css); controls scroll
+  // into view below it, by its height.
+  const picture = rank ? rank.el : view;
+  picture.classList.add("dcglab-picture");
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(([e]) => {
+      root.style.setProperty("--dcglab-picture-h", `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height)}px`);
+      // a picture cut to half the screen scrolls on its own: then it takes the focus too
+      const scrolls = picture.scrollHeight > picture.clientHeight + 1;
+      if (scrolls === picture.hasAttribute("tabindex")) return;
+      if (scrolls) {
+        picture.setAttribute("tabindex", "0");
+        picture.setAttribute("role", "region");
+        picture.setAttribute("aria-label", `${spec.title}: the picture (scrolls)`);
+      } else ["tabindex", "role", "aria-label"].forEach((a) => picture.removeAttribute(a));
+    }).observe(picture);
+  }
   // the width charts are drawn for, kept current by a ResizeObserver (no layout read per step)
   let width = Math.max(280, root.clientWidth - 24 || 420);
   if (typeof ResizeObserver !== "undefined") {
@@ -693,7 +727,6 @@ export function mount(model, el, spec) {
       });
     }
     saidEl.textContent = said;
-    said = "";
     rows.forEach(([label, key, text], i) => {
       if (items[i].label.textContent !== label) items[i].label.textContent = label;
       items[i].out.setAttribute("data-out", key);
@@ -713,13 +746,37 @@ export function mount(model, el, spec) {
   for (const p of fixedParams) model.on(`change:${p}`, forget);
   model.on("change", update);
   update();
-  // A state in the page address (a "load into the explorer" link) applies once.
-  const fromUrl = typeof location !== "undefined" ? stateFromHash(spec.name, location.hash) : null;
-  if (fromUrl) {
-    const patch = sanitize(fromUrl, readState(), tunable);
-    if (Object.keys(patch).length) setAll(clampState(Object.assign(readState(), patch), controls), "Loaded the state in the link.");
+  // A state in the page address (a "load into the explorer" link) applies at mount and
+  // whenever the address changes, e.g. when a link in the text is followed; then the
+  // explorer scrolls into view and takes the focus.
+  const loadHash = () => {
+    const fromUrl = stateFromHash(spec.name, location.hash);
+    const patch = fromUrl ? sanitize(fromUrl, readState(), tunable) : {};
+    if (!Object.keys(patch).length) return false;
+    setAll(clampState(Object.assign(readState(), patch), controls), "Loaded the state in the link.");
+    return true;
+  };
+  const onHash = () => {
+    if (!loadHash()) return;
+    root.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    root.focus({ preventScroll: true });
+  };
+  // a link to the address already shown fires no hashchange: load its state again
+  const onClick = (ev) => {
+    const a = ev.target.closest ? ev.target.closest('a[href^="#dcglab."]') : null;
+    if (a && !root.contains(a) && a.hash === location.hash) onHash();
+  };
+  const hasWindow = typeof window !== "undefined" && typeof location !== "undefined";
+  if (hasWindow) {
+    loadHash();
+    window.addEventListener("hashchange", onHash);
+    document.addEventListener("click", onClick);
   }
   return () => {
+    if (hasWindow) {
+      window.removeEventListener("hashchange", onHash);
+      document.removeEventListener("click", onClick);
+    }
     model.off("change", update);
     for (const p of fixedParams) model.off(`change:${p}`, forget);
   };
