@@ -40,16 +40,21 @@ ctypes.CDLL = Recording
 sys.addaudithook(hook)
 report, how, *argv = sys.argv[1:]
 sys.argv = ["dcglab", *argv]
-try:
-    if how == "console":
-        from importlib.metadata import entry_points
-        (script,) = entry_points(group="console_scripts", name="dcglab")
-        sys.exit(script.load()())
-    import runpy
-    runpy.run_module("dcglab", run_name="__main__", alter_sys=True)
-finally:
+quick_exit = os._exit
+
+def record_then_exit(code):  # the program ends with os._exit: record first
     with open(report, "w") as out:
         json.dump(seen, out)
+    quick_exit(code)
+
+os._exit = record_then_exit
+if how == "console":
+    from importlib.metadata import entry_points
+    (script,) = entry_points(group="console_scripts", name="dcglab")
+    script.load()()
+else:
+    import runpy
+    runpy.run_module("dcglab", run_name="__main__", alter_sys=True)
 """
 
 

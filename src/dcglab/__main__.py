@@ -1,8 +1,6 @@
-"""``python -m dcglab``: the same entry as the ``dcglab`` console script, :func:`dcglab.cli.main`
-(which sets the process up, :mod:`dcglab.process`)."""
+"""``python -m dcglab``: the same entry as the ``dcglab`` console script,
+:func:`dcglab.cli.entry` (which sets the process up, :mod:`dcglab.process`)."""
 
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

@@ -88,9 +88,10 @@ def _spec(kind: str) -> tuple[tuple[str, ...], str]:
 
 
 @contextmanager
-def _mapped(data: Path | bytes) -> Iterator[bytes | mmap.mmap]:
-    """A file's bytes, memory-mapped (``b""`` when empty), or the bytes given."""
-    if isinstance(data, bytes):
+def _mapped(data: Path | bytes | mmap.mmap) -> Iterator[bytes | mmap.mmap]:
+    """A file's bytes, memory-mapped (``b""`` when empty), or the bytes (or
+    mapping) given."""
+    if not isinstance(data, Path):
         yield data
         return
     with open(data, "rb") as fh:
@@ -130,14 +131,20 @@ def no_empty_field(path: Path | bytes, sep: bytes, chunk: int = 1 << 23) -> bool
     code = sep[0]
     with _mapped(path) as mm:
         data = np.frombuffer(mm, dtype=np.uint8)
+        low = np.empty(min(chunk + 1, len(data)), dtype=bool)
+        pair = np.empty(max(len(low) - 1, 0), dtype=bool)
         try:
             if data[0] == code or data[-1] == code:
                 return False
             for lo in range(0, len(data) - 1, chunk):
                 part = data[lo : lo + chunk + 1]
-                low = part <= 32
-                at = np.flatnonzero(low[1:] & low[:-1])
-                if len(at) and ((part[at] == code) | (part[at + 1] == code)).any():
+                n = len(part)
+                np.less_equal(part, 32, out=low[:n])
+                np.logical_and(low[1:n], low[: n - 1], out=pair[: n - 1])
+                if not pair[: n - 1].any():  # the usual case: no two in a row
+                    continue
+                at = np.flatnonzero(pair[: n - 1])
+                if ((part[at] == code) | (part[at + 1] == code)).any():
                     return False
             return True
         finally:
@@ -292,12 +299,12 @@ def _fast_read(data: Path | bytes, kind: str) -> pl.DataFrame | None:
     still qualifies, read again as the scans say.
     """
     guess = _first_separator(data)
-    with ThreadPoolExecutor(1) as reader:  # polars releases the GIL while it reads
-        pending = reader.submit(_polars, data, guess, kind, False)
-        sep = single_separator(data)
-        if sep is not None and kind == "run" and not no_empty_field(data, sep):
+    with ThreadPoolExecutor(1) as reader, _mapped(data) as mm:  # one mapping for the scans
+        pending = reader.submit(_polars, data, guess, kind, False)  # polars releases the GIL
+        sep = single_separator(mm)
+        if sep is not None and kind == "run" and not no_empty_field(mm, sep):
             sep = None
-        comments = sep is not None and has_comment(data)
+        comments = sep is not None and has_comment(mm)
         df = pending.result()
     if sep is None:
         return None
