@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -455,9 +456,10 @@ def plot_per_query_scatter(
     Draws the per-query values of :func:`dcglab.cranfield.evaluate` and the
     result of :func:`dcglab.cranfield.direction_changes`; nothing is computed
     here. Each dot is a query, at (B's nDCG, A's nDCG): above the diagonal A
-    scores higher. Queries in ``changes.strict`` are drawn in red and labelled
-    with their number; queries only in ``changes.lenient`` (a tie under one
-    gain, not the other) are drawn as open orange circles.
+    scores higher. Queries in ``changes.strict`` are drawn in red; queries
+    only in ``changes.lenient`` (a tie under one gain, not the other) are drawn
+    as open orange circles. Queries that share a point (both systems at 0, or
+    both at 1) are drawn once, with a larger dot and their count beside it.
 
     Parameters
     ----------
@@ -493,18 +495,23 @@ def plot_per_query_scatter(
             dict(s=40, color="#d62728"),
         )
         for (queries, label), style in zip(groups, styles):
-            if queries:
-                xs, ys = [b[q] for q in queries], [a[q] for q in queries]
-                ax.scatter(xs, ys, label=label, zorder=2, **style)
-        for q in sorted(strict):
-            ax.annotate(
-                str(q),
-                (b[q], a[q]),
-                xytext=(4, -9),
-                textcoords="offset points",
-                fontsize=7,
-                color="#d62728",
-            )
+            if not queries:
+                continue
+            points = Counter((b[q], a[q]) for q in queries)
+            xs, ys = zip(*points)
+            sizes = [style["s"] * (1 + 2 * (n > 1)) for n in points.values()]
+            ax.scatter(xs, ys, label=label, zorder=2, **{**style, "s": sizes})
+            for (x, y), n in points.items():
+                if n > 1:
+                    ax.annotate(
+                        f"{n} queries",
+                        (x, y),
+                        xytext=(8, 6) if y < 0.5 else (-8, -14),
+                        textcoords="offset points",
+                        ha="left" if y < 0.5 else "right",
+                        fontsize=9,
+                        color="0.2",
+                    )
         ax.text(0.03, 0.97, f"{names[0]} ahead", va="top", color="0.35", fontsize="small")
         ax.text(0.97, 0.03, f"{names[1]} ahead", ha="right", color="0.35", fontsize="small")
         ax.set_xlim(-0.03, 1.03)
