@@ -298,8 +298,8 @@ def _fast_read(data: Path | bytes, kind: str) -> pl.DataFrame | None:
     time. A read whose assumptions a scan refutes is discarded and, if the file
     still qualifies, read again as the scans say.
     """
-    guess = _first_separator(data)
-    with ThreadPoolExecutor(1) as reader, _mapped(data) as mm:  # one mapping for the scans
+    with _mapped(data) as mm, ThreadPoolExecutor(1) as reader:  # one mapping for the scans
+        guess = _first_separator(mm)
         pending = reader.submit(_polars, data, guess, kind, False)  # polars releases the GIL
         sep = single_separator(mm)
         if sep is not None and kind == "run" and not no_empty_field(mm, sep):
