@@ -208,12 +208,13 @@ def test_negative_grades_need_a_mapping():
 def test_lexicographic_codes_follow_byte_order():
     words = ["b", "a", "ab", "a", "aaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaa", "é", ""]
     values = np.array(words * 3000, dtype=object)  # many distinct -> packed-word path
-    codes = lexicographic_codes(values)
+    codes, distinct = lexicographic_codes(values)
     order = sorted(set(words), key=lambda w: w.encode())
     assert [order[c] for c in codes[: len(words)]] == words
+    assert distinct.to_list() == order
     for ids in ([f"d{i}" for i in range(20000)], [f"clueweb09-en{i:012d}" for i in range(20000)]):
         arr = np.array(ids[::-1], dtype=object)  # one 64-bit word, then several
-        assert (np.argsort(lexicographic_codes(arr)) == np.argsort(arr)).all()
+        assert (np.argsort(lexicographic_codes(arr)[0]) == np.argsort(arr)).all()
 
 
 # ---- readers ----------------------------------------------------------------------
@@ -362,17 +363,6 @@ def test_prepare_then_compute_reuses_the_work():
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_unpacked_fallback_gives_the_same_ranking(monkeypatch):
-    """Very many documents or gain levels do not fit the packed key: same results."""
-    import dcglab.batch as batch
-
-    run, qrels = random_workload(13, float32_ties=True)
-    packed = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
-    monkeypatch.setattr(batch, "_packed_keys", lambda p: None)
-    plain = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
-    pd.testing.assert_frame_equal(packed, plain, rtol=0, atol=TOL)
-
-
 @pytest.mark.parametrize("layout", ["sorted", "reversed", "shuffled"])
 def test_grouping_layouts_give_the_same_result(layout):
     """Equal-length lists in qid order, in another order, or interleaved."""
@@ -387,13 +377,29 @@ def test_grouping_layouts_give_the_same_result(layout):
         [(f"q{q}", f"d{d}", int(rng.integers(0, 4))) for q in range(30) for d in range(0, 50, 3)],
         columns=["qid", "docno", "grade"],
     )
-    expected = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
+    measures = ["ndcg", "ndcg_cut.3", "map", "P.5", "recip_rank"]
+    expected = evaluate(qrels, run, measures, zero_idcg="zero").per_query
     if layout == "reversed":
         run = pd.concat([g for _, g in run.groupby("qid", sort=False)][::-1])
     elif layout == "shuffled":
         run = run.sample(frac=1, random_state=3)
-    got = evaluate(qrels, run, ["ndcg", "ndcg_cut.3"], zero_idcg="zero").per_query
+    got = evaluate(qrels, run, measures, zero_idcg="zero").per_query
     pd.testing.assert_frame_equal(expected, got, rtol=0, atol=TOL)
+    assert got.index.tolist() == sorted(got.index, key=str.encode)
+
+
+def test_rows_in_the_run_files_order_report_the_first_query_in_byte_order():
+    """A run whose query blocks are not in byte order is laid out in its own
+    order; results and errors still come in byte order of the query ids."""
+    qrels = pd.DataFrame({"qid": ["q2", "q10", "q1"], "docno": ["d"] * 3, "grade": [0, 0, 1]})
+    run = pd.DataFrame({"qid": ["q2", "q10", "q1"], "docno": ["d"] * 3, "score": [1.0] * 3})
+    p = prepare(qrels, run)
+    assert p.byte_order is not None and p.qids.tolist() == ["q2", "q10", "q1"]
+    with pytest.raises(ValueError, match="q10"):
+        evaluate(qrels, run)  # q10 and q2 have IDCG 0; q10 comes first in byte order
+    res = evaluate(qrels, run, ["ndcg", "P.1"], zero_idcg="zero").per_query
+    assert res.index.tolist() == ["q1", "q10", "q2"]
+    assert res["ndcg"].tolist() == [1.0, 0.0, 0.0]
 
 
 # ---- trec_eval 10.0's conventions --------------------------------------------------

@@ -13,28 +13,25 @@ import pytest
 import dcglab.codes as codes
 import dcglab.preparation as preparation
 from dcglab.batch import evaluate
-from dcglab.codes import match_in_rows, row_ranks
+from dcglab.codes import match_in_rows, trec_ranking
 
 DOCNOS = ["b", "a", "ab", "aa", "é", "", "Z", "a\x7f", "zz", "doc10", "doc9", "€", "doc#1"]
 
 
-def python_ranks(scores, rows, docno):
-    """Each row's positions by (score, docno bytes), ascending, in plain Python
-    (Python compares floats as C compares doubles: -0.0 equals 0.0)."""
-    out = np.full(scores.shape, -1)
+def python_ranking(scores, rows, docno):
+    """Each row's columns by (score, docno bytes), descending, then its padding
+    columns, in plain Python (Python compares floats as C compares doubles:
+    -0.0 equals 0.0)."""
+    out = []
     for i in range(scores.shape[0]):
-        keys = {
-            j: (float(scores[i, j]), docno[rows[i, j]].encode())
-            for j in range(scores.shape[1])
-            if rows[i, j] >= 0
-        }
-        for pos, j in enumerate(sorted(keys, key=keys.get)):
-            out[i, j] = pos
-    return out
+        valid = [j for j in range(scores.shape[1]) if rows[i, j] >= 0]
+        valid.sort(key=lambda j: (float(scores[i, j]), docno[rows[i, j]].encode()), reverse=True)
+        out.append(valid + [j for j in range(scores.shape[1]) if rows[i, j] < 0])
+    return np.array(out)
 
 
 @pytest.mark.parametrize("block", [1, 3, 50, codes.BLOCK])
-def test_row_ranks_break_ties_by_docno_bytes(monkeypatch, block):
+def test_trec_ranking_breaks_ties_by_docno_bytes(monkeypatch, block):
     """Heavy ties, -0.0 against 0.0, scores equal as float32 or one unit in the
     last place apart (equal in the bits the packed key keeps), non-ASCII and
     prefix docnos, padding, and blocks of rows of every size (ties are
@@ -50,15 +47,14 @@ def test_row_ranks_break_ties_by_docno_bytes(monkeypatch, block):
     docno = [DOCNOS[j] for _ in range(n) for j in rng.permutation(w)]
     rows = np.arange(n * w).reshape(n, w)
     rows[rng.random((n, w)) < 0.2] = -1  # padding (its docno is never looked at)
-    got = row_ranks(scores, rows, pl.Series(docno))
-    np.testing.assert_array_equal(got, python_ranks(scores, rows, docno))
+    got = trec_ranking(scores, rows, pl.Series(docno))
+    np.testing.assert_array_equal(got, python_ranking(scores, rows, docno))
 
 
-def test_row_ranks_without_ties_touch_no_string():
+def test_trec_ranking_without_ties_orders_by_score():
     scores = np.array([[3.0, 1.0, 2.0]])
-    assert row_ranks(scores, np.array([[0, 1, 2]]), pl.Series(["x", "y", "z"])).tolist() == [
-        [2, 0, 1]
-    ]
+    ranking = trec_ranking(scores, np.array([[0, 1, 2]]), pl.Series(["x", "y", "z"]))
+    assert ranking.tolist() == [[0, 2, 1]]
 
 
 def hashes(values):

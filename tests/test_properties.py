@@ -116,18 +116,20 @@ def test_sortable_bits_order_is_the_order_of_doubles(a, b):
 
 
 @given(st.lists(finite_doubles, min_size=1, max_size=40))
-def test_row_ranks_sort_doubles_then_docnos(values):
-    """A row's positions are the order of (score, docno bytes), whatever the
-    scores: near-ties within the packed key's column bits included."""
+def test_trec_ranking_sorts_doubles_then_docnos(values):
+    """A row's ranking is the order of (score, docno bytes), descending, whatever
+    the scores: near-ties within the packed key's column bits included."""
     import polars as pl
 
-    from dcglab.codes import row_ranks
+    from dcglab.codes import trec_ranking
 
     with np.errstate(over="ignore"):  # the largest double's neighbour is inf: kept
         near = [np.nextafter(v, np.inf) for v in values]  # each score's neighbour, 1 ulp up
     scores = np.array([values + near])
     docnos = [f"d{i % 7}{i}" for i in range(scores.shape[1])]
     rows = np.arange(scores.shape[1])[None, :]
-    got = row_ranks(scores, rows, pl.Series(docnos))[0]
-    expected = sorted(range(len(docnos)), key=lambda j: (scores[0, j], docnos[j].encode()))
-    assert [int(got[j]) for j in expected] == list(range(len(docnos)))
+    got = trec_ranking(scores, rows, pl.Series(docnos))[0]
+    expected = sorted(
+        range(len(docnos)), key=lambda j: (scores[0, j], docnos[j].encode()), reverse=True
+    )
+    assert got.tolist() == expected

@@ -1,11 +1,10 @@
 r"""Evaluate every query of a run in one vectorised pass.
 
-The run becomes a padded matrix (queries × retrieved documents) of uint64 sort
-keys packing each document's position in (score, docno) order
-(:func:`dcglab.codes.row_ranks`) and its grade level, so one row sort gives
-trec_eval's order (score, then docno, descending) with the levels riding
-along; gains and relevance are looked up from the levels, DCG at every cutoff
-is a prefix sum, and the ideal comes from the qrels' gains.
+The run becomes a padded matrix (queries × retrieved documents) of grade
+levels in trec_eval's order (score, then docno, descending:
+:func:`dcglab.codes.trec_ranking`); gains and relevance are looked up from the
+levels, DCG at every cutoff is a prefix sum, and the ideal comes from the
+qrels' gains.
 
 Conventions, all explicit (see :func:`evaluate`); the names are those of the
 single-query API (:func:`dcglab.ndcg`) and of the command line:
@@ -119,53 +118,6 @@ def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return mean[group].reshape(gains.shape)
 
 
-def _packed_keys(p: Prepared) -> tuple[np.ndarray, int] | None:
-    """One uint64 per document whose ascending order is trec_eval's ranking order.
-
-    Bits, high to low: the document's position (:func:`dcglab.codes.row_ranks`:
-    score, then docno), inverted, so descending; the index of its grade level.
-    The position decides the order, and the level rides along, so sorting the keys
-    alone yields the levels in rank order. Returns ``None`` when they do not fit
-    in 63 bits. Padding is the largest key.
-    """
-    lbits = int(p.unjudged).bit_length()
-    dbits = max(int(p.n_positions - 1).bit_length(), 1)
-    if lbits + dbits > 63:
-        return None
-    doc = np.uint64(p.n_positions - 1) - p.positions.clip(min=0).astype(np.uint64)
-    key = (doc << np.uint64(lbits)) | p.level_index.astype(np.uint64)
-    key[p.positions < 0] = np.iinfo(np.uint64).max
-    return key, lbits
-
-
-def _ranked_levels(p: Prepared, ties: Ties, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """Grade-level indices in rank order (the first ``depth`` ranks, or all) and
-    the sort keys in the same order (tied scores have equal keys under
-    ``ties="average"``). Padding and unjudged documents have index ``p.unjudged``."""
-    packed = _packed_keys(p) if ties == "trec" else None
-    width = p.scores.shape[1]
-    if packed is not None:
-        key, lbits = packed
-        if depth is not None and depth < width:
-            key = np.partition(key, depth - 1, axis=1)[:, :depth]
-        key.sort(axis=1)
-        index = (key & np.uint64((1 << lbits) - 1)).astype(np.min_scalar_type(p.unjudged))
-        index[key == np.iinfo(np.uint64).max] = p.unjudged
-        return index, key
-    if ties == "trec":  # too wide to pack: sort indices by the positions instead
-        key = np.where(p.positions < 0, np.iinfo(np.int64).max, -p.positions.astype(np.int64))
-    else:
-        key = np.where(np.isnan(p.scores), np.inf, -p.scores)
-    if depth is not None and depth < width:
-        top = np.argpartition(key, depth - 1, axis=1)[:, :depth]
-        order = np.argsort(np.take_along_axis(key, top, axis=1), axis=1, kind="stable")
-        rank = np.take_along_axis(top, order, axis=1)
-    else:
-        rank = np.argsort(key, axis=1, kind="stable")
-    index = np.take_along_axis(p.level_index.astype(np.intp), rank, axis=1)
-    return index, np.take_along_axis(key, rank, axis=1)
-
-
 def check_conventions(
     measures: Sequence[str],
     discount: DiscountSpec,
@@ -204,35 +156,38 @@ def compute(
     # Only the top max(k) ranks matter unless a measure has no cutoff or ties are
     # averaged (a tied group may straddle the cutoff).
     depth = None if None in cuts or ties == "average" else max(cuts)
-    index, keys = _ranked_levels(p, ties, depth)
+    index = p.ranked_index[:, :depth]
+    keys = p.ranked_scores  # under ties="average" (then depth is None): groups of equal scores
     width = index.shape[1]
     out: dict[str, np.ndarray] = {}
     curves: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # by gain table, its bytes
     binary = binary_values([m for m in specs if m.family in BINARY], p, index, rl)
+    rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
+    qids = p.qids[rows]
     for m in specs:
         if m.name in binary:
-            out[m.name] = binary[m.name]
+            out[m.name] = binary[m.name][rows]
             continue
         table = p.level_gains if m.gain is None else _measure_gains(p, m)
         key = table.tobytes()
         if key not in curves:
             curves[key] = _dcg_curves(p, table, index, keys, disc, ideal, ties)
         dcg, best = curves[key]
-        d = dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1]
+        d = (dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1])[rows]
         if m.family.startswith("dcg"):
             out[m.name] = d
             continue
         cut = m.k is not None and ideal != "judged-uncut"
-        i = best[:, clamp_k(m.k, best.shape[1]) - 1] if cut else best[:, -1]
-        out[m.name] = ndcg_ratio(d, i, zero_idcg, queries=p.qids, measure=m.name)
+        i = (best[:, clamp_k(m.k, best.shape[1]) - 1] if cut else best[:, -1])[rows]
+        out[m.name] = ndcg_ratio(d, i, zero_idcg, queries=qids, measure=m.name)
     for name, v in out.items():
         bad = ~np.isfinite(v) & ~(np.isnan(v) & (zero_idcg == "skip"))
         if bad.any():
             raise ValueError(
-                f"{name}: query {p.qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
+                f"{name}: query {qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
                 "not a finite number (gains too large?)"
             )
-    return BatchResult(p.qids, out)
+    return BatchResult(qids, out)
 
 
 def _check_level(level: float) -> float:
@@ -263,7 +218,7 @@ def _dcg_curves(p, table, index, keys, disc, ideal, ties) -> tuple[np.ndarray, n
     with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
         dcg = np.cumsum(_discounted(g, disc), axis=1, out=g)
     if ideal == "retrieved":
-        source = -np.sort(-table[p.level_index.astype(np.intp)], axis=1)
+        source = -np.sort(-table[p.ranked_index], axis=1)
     elif table is p.level_gains:
         source = p.judged_gains
     else:

@@ -231,7 +231,7 @@ def binary_values(specs: Sequence, p, index: np.ndarray, level: float) -> dict[s
     """
     out: dict[str, np.ndarray] = {}
     rankings: dict[float, Ranking] = {}
-    n_ret = (p.positions >= 0).sum(axis=1)
+    n_ret = p.retrieved
     for m in specs:
         at = float(level if m.rel is None else m.rel)
         if at not in rankings:

@@ -4,9 +4,9 @@
 trec_eval 10.0 orders a query's documents by score (a C ``double``), descending,
 then by docno, descending, comparing docnos with ``strcmp``. These helpers turn
 query ids into integers with the same order, scores into unsigned integers with
-the float order, and give each document its position in that order, so one
-integer sort reproduces trec_eval's ranking. Run rows find their qrels row
-through 64-bit keys of the (query, docno) pair, verified against the strings.
+the float order, and one integer sort per query into trec_eval's ranking (only
+tied scores compare their docnos). Run rows find their qrels row through 64-bit
+hashes of the docnos within each query, verified against the strings.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ __all__ = [
     "may_repeat",
     "pair_keys",
     "row_blocks",
-    "row_ranks",
     "sortable_bits",
-    "top_in_trec_order",
+    "take_in_rows",
+    "trec_ranking",
 ]
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd 64-bit constant (2^64 over the golden ratio)
@@ -72,29 +72,49 @@ def row_blocks(shape: tuple[int, int]) -> list[slice]:
     return [slice(lo, min(lo + step, n)) for lo in range(0, n, step)]
 
 
-def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
-    """Each document's position in its row sorted by (score, docno bytes),
-    ascending; -1 for padding.
-
-    ``scores`` and ``rows`` are padded matrices (padding: any score, row -1);
-    ``rows`` points into ``docno``. Each score's 64-bit key
-    (:func:`sortable_bits`) has its lowest bits replaced by its column, and a
-    row sort of these packed keys orders the scores. Documents whose keys agree
-    above the column bits (equal scores, or scores a few units in the last
-    place apart) are then ordered group by group by polars, on the full key and
-    then the docno, which polars compares byte by byte, as ``strcmp`` does.
-    Reversed, the positions are trec_eval's ranking. Rows are taken a block at
-    a time (:func:`row_blocks`).
+def take_in_rows(values: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """``values[i, columns[i, j]]`` for every row ``i`` (numpy's
+    ``take_along_axis``, done a block of rows at a time with flat indices,
+    which is several times faster on large matrices).
 
     Examples
     --------
-    >>> scores, rows = np.array([[1.0, 2.0, 1.0]]), np.array([[0, 1, 2]])
-    >>> row_ranks(scores, rows, pl.Series(["b", "a", "a"])).tolist()
-    [[1, 2, 0]]
+    >>> take_in_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1, 0], [1, 1]])).tolist()
+    [[2.0, 1.0], [4.0, 4.0]]
+    """
+    n, w = values.shape
+    out = np.empty(columns.shape, dtype=values.dtype)
+    flat = values.reshape(-1)
+    for block in row_blocks(columns.shape):
+        at = columns[block].astype(np.intp)
+        at += (np.arange(block.start, block.stop, dtype=np.intp) * w)[:, None]
+        np.take(flat, at, out=out[block])
+    return out
+
+
+def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
+    """Each row's columns in trec_eval's ranking order: score descending, then
+    docno bytes descending (``strcmp``); padding last.
+
+    ``scores`` and ``rows`` are padded matrices (padding: any score, row -1);
+    ``rows`` points into ``docno``. Each score's 64-bit key
+    (:func:`sortable_bits`, inverted so that higher scores come first) has its
+    lowest bits replaced by its column, and a row sort of these packed keys
+    orders the scores. Documents whose keys agree above the column bits (equal
+    scores, or scores a few units in the last place apart) are then ordered
+    group by group by polars, on the full key and then the docno, which polars
+    compares byte by byte, as ``strcmp`` does. Rows are taken a block at a time
+    (:func:`row_blocks`).
+
+    Examples
+    --------
+    >>> scores, rows = np.array([[1.0, 2.0, 1.0, 0.0]]), np.array([[0, 1, 2, -1]])
+    >>> trec_ranking(scores, rows, pl.Series(["b", "a", "a"])).tolist()
+    [[1, 0, 2, 3]]
     """
     n, w = scores.shape
     valid = rows >= 0
-    col = np.empty((n, w), dtype=np.uint32)  # each row's columns in score order
+    col = np.empty((n, w), dtype=np.uint32)  # each row's columns in rank order
     tied_at, group_starts = [], []  # documents whose key ties with a neighbour's
     for block in row_blocks(scores.shape):
         col[block], same = _score_order(scores[block], valid[block])
@@ -104,41 +124,36 @@ def row_ranks(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndar
         tied_at.append(at + block.start * w)
         group_starts.append(~same.ravel()[at])
     at = np.concatenate(tied_at)
-    if len(at):  # order each group of tied keys by full key, then docno
+    if len(at):  # order each group of tied keys by full key, then docno, both descending
         flat = col.ravel()
-        group = np.cumsum(np.concatenate(group_starts))
+        starts = np.concatenate(group_starts)
+        group = np.cumsum(starts, dtype=np.uint32 if len(at) < 2**32 else np.int64)
         cell = (at // w) * w + flat[at]
-        order = (
-            pl.DataFrame(
-                {
-                    "group": group,
-                    "key": sortable_bits(scores.ravel()[cell]),
-                    "docno": docno.gather(rows.ravel()[cell]),
-                }
-            )
-            .with_row_index("i")
-            .sort("group", "key", "docno")
-            .get_column("i")
-            .to_numpy()
-        )
-        flat[at] = flat[at[order]]  # the k-th smallest tied document takes the k-th tied place
-    ranks = np.empty((n, w), dtype=np.int32)
-    for block in row_blocks(scores.shape):
-        np.put_along_axis(ranks[block], col[block], np.arange(w, dtype=np.int32)[None, :], axis=1)
-    ranks[~valid] = -1
-    return ranks
+        key = sortable_bits(scores.ravel()[cell])
+        frame = pl.DataFrame({"group": group, "docno": docno.gather(rows.ravel()[cell])})
+        sizes = np.diff(np.flatnonzero(starts), append=len(at))
+        by = ["group", "docno"]  # when every group holds one score, the docno decides
+        if not np.array_equal(key, np.repeat(key[starts], sizes)):
+            frame, by = frame.with_columns(key=key), ["group", "key", "docno"]
+        descending = [False] + [True] * (len(by) - 1)
+        order = frame.select(
+            pl.int_range(pl.len(), dtype=pl.UInt32).sort_by(by, descending=descending)
+        ).to_series()
+        flat[at] = flat[at[order.to_numpy()]]  # the k-th tied document in order: k-th tied place
+    return col
 
 
 def _score_order(scores: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's columns sorted by score (padding last), and whether each sorted
-    key equals the one before it above the column bits (a possible tie)."""
+    """Each row's columns sorted by score, descending (padding last), and whether
+    each sorted key equals the one before it above the column bits (a possible tie)."""
     n, w = scores.shape
     bits = max(int(w - 1).bit_length(), 1)
     low = np.uint64((1 << bits) - 1)
     full = bool(valid.all())
     key = sortable_bits(scores if full else np.where(valid, scores, 0.0))
+    np.invert(key, out=key)  # the highest score has the smallest key
     if not full:
-        key[~valid] = np.iinfo(np.uint64).max  # above every finite score: padding sorts last
+        key[~valid] = np.iinfo(np.uint64).max  # above every score's key: padding sorts last
     key &= ~low
     key |= np.arange(w, dtype=np.uint64)
     key.sort(axis=1)
@@ -271,19 +286,25 @@ class Grouping:
     """Rows grouped by an integer code into a padded ``n_groups × width`` matrix.
 
     A run file is usually already grouped by query with equal list lengths; then
-    the values are reshaped and, if the queries come in another order, their rows
-    permuted, with no per-element scatter.
+    the values are reshaped, with no per-element scatter. If the groups come in
+    another order than their codes, their rows are permuted (``rows``), or, with
+    ``keep_order``, left in the file's order: row ``row_of_code[c]`` then holds
+    group ``c``, and the caller renumbers the groups.
     """
 
-    def __init__(self, codes: np.ndarray, n_groups: int) -> None:
+    def __init__(self, codes: np.ndarray, n_groups: int, keep_order: bool = False) -> None:
         sizes = np.bincount(codes, minlength=n_groups)
         width = max(int(sizes.max()) if len(sizes) else 0, 1)
         self.shape = (n_groups, width)
-        self.order = self.flat = self.rows = None
+        self.order = self.flat = self.rows = self.row_of_code = None
         if len(codes) and np.all(sizes == width):
             firsts = codes[::width]
             if np.array_equal(np.repeat(firsts, width), codes):  # contiguous blocks
-                self.rows = None if np.all(firsts[1:] > firsts[:-1]) else np.argsort(firsts)
+                if not np.all(firsts[1:] > firsts[:-1]):
+                    if keep_order:
+                        self.row_of_code = np.argsort(firsts)
+                    else:
+                        self.rows = np.argsort(firsts)
                 return
         self.order = np.argsort(codes, kind="stable")
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
@@ -299,8 +320,11 @@ class Grouping:
         return out
 
 
-def lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.ndarray:
-    """Integer codes of strings, increasing with their byte order (C's ``strcmp``).
+def lexicographic_codes(
+    values: pl.Series | np.ndarray | Sequence[str],
+) -> tuple[np.ndarray, pl.Series]:
+    """Integer codes of strings, increasing with their byte order (C's ``strcmp``),
+    and the distinct strings in code order.
 
     Ids that come in blocks (the query ids of a run grouped by query) are coded
     block by block. Otherwise the strings are factorised through a 64-bit hash,
@@ -310,13 +334,14 @@ def lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.nd
 
     Examples
     --------
-    >>> lexicographic_codes(np.array(["d10", "d9", "d10", "a"], dtype=object)).tolist()
-    [1, 2, 1, 0]
+    >>> codes, distinct = lexicographic_codes(np.array(["d10", "d9", "d10", "a"], dtype=object))
+    >>> codes.tolist(), distinct.to_list()
+    ([1, 2, 1, 0], ['a', 'd10', 'd9'])
     """
     s = values if isinstance(values, pl.Series) else pl.Series(list(values), dtype=pl.String)
     n = len(s)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), s
     # a cheap look at both ends first: a list of docnos is seldom grouped
     grouped = any(
         int((end != end.shift(1)).fill_null(True).sum()) <= max(len(end) // 20, 1)
@@ -326,9 +351,11 @@ def lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.nd
     if runs is not None and len(runs) <= max(n // 20, 1):  # grouped: code block heads
         heads = runs.struct.field("value")
         distinct = heads.unique()
-        code = {v: c for c, v in enumerate(distinct.gather(_byte_order(distinct)).to_list())}
+        distinct = distinct.gather(_byte_order(distinct))
+        code = {v: c for c, v in enumerate(distinct.to_list())}
         lengths = runs.struct.field("len").to_numpy()
-        return np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
+        codes = np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
+        return codes, distinct
     import pandas as pd  # only here: the command line starts faster without it
 
     codes, distinct = pd.factorize(s.hash(seed=0).to_numpy())
@@ -341,19 +368,22 @@ def lexicographic_codes(values: pl.Series | np.ndarray | Sequence[str]) -> np.nd
     del check
     if not agree:
         return _sorted_factorize(s)  # a collision of the first hash: exact but slower
+    order = _byte_order(s.gather(first))
     rank = np.empty(n_distinct, dtype=np.int32 if n_distinct < 2**31 else np.int64)
-    rank[_byte_order(s.gather(first))] = np.arange(n_distinct)
-    return rank[codes]
+    rank[order] = np.arange(n_distinct)
+    return rank[codes], s.gather(first[order])
 
 
-def _sorted_factorize(s: pl.Series) -> np.ndarray:
+def _sorted_factorize(s: pl.Series) -> tuple[np.ndarray, pl.Series]:
     """Codes through polars' categorical cast; only the distinct strings are sorted."""
     cat = s.cast(pl.Categorical)
     distinct = cat.unique()
     ids = distinct.to_physical().to_numpy().astype(np.int64)
+    text = distinct.cast(pl.String)
+    order = text.arg_sort().to_numpy()
     rank = np.zeros(int(ids.max()) + 1, dtype=np.int64)
-    rank[ids[distinct.cast(pl.String).arg_sort().to_numpy()]] = np.arange(len(ids))
-    return rank[cat.to_physical().to_numpy()]
+    rank[ids[order]] = np.arange(len(ids))
+    return rank[cat.to_physical().to_numpy()], text.gather(order)
 
 
 def _byte_order(s: pl.Series) -> np.ndarray:
@@ -380,12 +410,3 @@ def _byte_order(s: pl.Series) -> np.ndarray:
         table[lo : lo + (1 << 18), :width] = np.where(inside, data[at] if len(data) else 0, 0)
     words = table.view(">u8").astype(np.uint64)
     return np.lexsort(words.T[::-1])
-
-
-def top_in_trec_order(
-    scores: np.ndarray, positions: np.ndarray, index: np.ndarray, m: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's first ``m`` documents in trec_eval's order (trec_eval ``-M``):
-    the largest positions of :func:`row_ranks` (padding has -1)."""
-    top = np.argpartition(-positions, m - 1, axis=1)[:, :m]
-    return tuple(np.take_along_axis(a, top, axis=1) for a in (scores, positions, index))

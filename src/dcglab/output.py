@@ -46,8 +46,8 @@ def _rows(result, means, cols, per_q, runid) -> list[dict[str, object]]:
     return rows
 
 
-def _trec_line(name: str, qid: str, v: float) -> str:
-    text = f"{int(v)}" if family_of(name) in COUNTS else f"{v:6.4f}"
+def _trec_line(name: str, qid: str, v: float, count: bool) -> str:
+    text = f"{int(v)}" if count else f"{v:6.4f}"
     return f"{name:<22}\t{qid}\t{text}\n"
 
 
@@ -79,15 +79,15 @@ def render(
     lines = []
     if per_q:
         shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
-        table = [result.values[c].tolist() for c in shown]
+        table = [(c, result.values[c].tolist(), family_of(c) in COUNTS) for c in shown]
         lines += [
-            _trec_line(c, str(q), v[i])
+            _trec_line(c, str(q), v[i], count)
             for i, q in enumerate(result.qids)
-            for c, v in zip(shown, table)
+            for c, v, count in table
             if not math.isnan(v[i])
         ]
     if means is not None:
         if runid is not None:
             lines.append(f"{'runid':<22}\tall\t{runid}\n")
-        lines += [_trec_line(c, "all", means[c]) for c in cols]
+        lines += [_trec_line(c, "all", means[c], family_of(c) in COUNTS) for c in cols]
     return "".join(lines)

@@ -24,8 +24,8 @@ from .codes import (
     match_rows,
     may_repeat,
     pair_keys,
-    row_ranks,
-    top_in_trec_order,
+    take_in_rows,
+    trec_ranking,
 )
 from .gains import GainError, GainSpec, gain_values
 from .options import (
@@ -44,40 +44,51 @@ __all__ = ["Prepared", "complete_gains", "level_gains", "prepare"]
 class Prepared:
     """A run and its qrels as padded arrays, ready for :func:`compute`.
 
-    ``scores``, ``positions`` and ``gains`` are ``queries × retrieved`` matrices
-    (padding: NaN score, position -1, gain 0); ``judged_gains`` holds each
-    query's qrels gains sorted in decreasing order (padding 0). ``scores`` are
-    rounded to float32 (and held as float64) under ``score_precision="float32"``.
-    ``positions`` holds each document's position (0 to ``n_positions - 1``) in its row
-    sorted by (score, docno bytes), ascending (:func:`dcglab.codes.row_ranks`):
-    reversed, trec_eval's ranking.
+    ``ranked_scores`` and ``ranked_index`` are ``queries × retrieved`` matrices
+    in trec_eval's ranking order (score descending, then docno bytes
+    descending: :func:`dcglab.codes.trec_ranking`), cut at ``max_docs`` and
+    condensed under ``judged_only``; padding (NaN score, index ``len(levels)``)
+    comes after each query's documents. ``ranked_scores`` are rounded to
+    float32 (and held as float64) under ``score_precision="float32"``.
+    ``judged_gains`` holds each query's qrels gains sorted in decreasing order
+    (padding 0).
 
     The grades behind the gains: ``levels`` are the distinct qrels grades,
-    ascending; ``level_index`` (a matrix like ``scores``) and ``judged_index``
-    (a matrix like ``judged_gains``, unsorted) point into them, with
-    ``len(levels)`` for an unjudged document or padding. ``level_gains`` are the
-    gains of the levels under ``gain`` (and 0 at the end), ``level_rows`` the
-    first qrels row of each level (for error messages).
+    ascending; ``ranked_index`` and ``judged_index`` (a matrix like
+    ``judged_gains``, unsorted) point into them, with ``len(levels)`` for an
+    unjudged document or padding. ``level_gains`` are the gains of the levels
+    under ``gain`` (and 0 at the end), ``level_rows`` the first qrels row of
+    each level (for error messages).
+
+    Rows follow the run file's order of queries when its query blocks are not
+    in byte order of their ids (so that laying the run out moves no data);
+    ``byte_order`` then lists the rows in byte order of ``qids``, and ``None``
+    means they are in that order already.
     """
 
     qids: np.ndarray
-    scores: np.ndarray
-    positions: np.ndarray
+    ranked_scores: np.ndarray
+    ranked_index: np.ndarray
     judged_gains: np.ndarray
     levels: np.ndarray
-    level_index: np.ndarray
     judged_index: np.ndarray
     level_gains: np.ndarray
     level_rows: np.ndarray
-    n_positions: int
     gain: GainSpec
     negative_grades: str
     qrels_origin: str
+    byte_order: np.ndarray | None = None
 
     @property
     def gains(self) -> np.ndarray:
-        """The gain of each retrieved document (a matrix like ``scores``)."""
-        return self.level_gains[self.level_index]
+        """The gain at each rank (a matrix like ``ranked_index``)."""
+        return self.level_gains[self.ranked_index]
+
+    @property
+    def retrieved(self) -> np.ndarray:
+        """The number of ranked documents of each query (after ``max_docs`` and
+        ``judged_only``)."""
+        return (~np.isnan(self.ranked_scores)).sum(axis=1)
 
     @property
     def unjudged(self) -> int:
@@ -196,8 +207,7 @@ class _Kept:
 def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
     """Code both tables' query ids in byte order and keep the queries to evaluate:
     those of the run with qrels, or every qrels query (``missing="zero"``)."""
-    ids = pl.concat([q.qid, r.qid], rechunk=False)
-    codes = lexicographic_codes(ids)
+    codes, distinct = lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
     q_q, r_q = codes[: len(q)], codes[len(q) :]
     if may_repeat(pair_keys(q_q, q.docno)):
         raise_on_repeat(q, q_q, q.docno, None, "qrels")
@@ -210,9 +220,7 @@ def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
     if not keep.any():
         raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
     number = np.cumsum(keep) - 1
-    first = np.full(n_codes, -1)
-    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
-    qids = np.array(ids.gather(first[keep]).to_list(), dtype=object)
+    qids = np.array(distinct.filter(pl.Series(keep)).to_list(), dtype=object)
     q_rows = np.flatnonzero(keep[q_q])
     r_sel = keep[r_q]
     r_rows = None if r_sel.all() else np.flatnonzero(r_sel)
@@ -249,6 +257,9 @@ def _prepare(
 ) -> Prepared:
     kept = _keep_queries(q, r, missing)
     nq = len(kept.qids)
+    run_rows = Grouping(kept.r_query, nq, keep_order=True)
+    if run_rows.row_of_code is not None:
+        kept = _in_run_order(kept, run_rows.row_of_code)
     q_docno = q.docno if len(kept.q_rows) == len(q) else q.docno.gather(kept.q_rows)
     r_docno = r.docno if kept.r_rows is None else r.docno.gather(kept.r_rows)
     r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
@@ -256,44 +267,64 @@ def _prepare(
         q.value[kept.q_rows], return_index=True, return_inverse=True
     )
     unjudged = len(levels)
-    run_rows, judged_rows = Grouping(kept.r_query, nq), Grouping(kept.q_query, nq)
+    judged_rows = Grouping(kept.q_query, nq)
     r_index = run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1)
     scores = run_rows.pad(r_scores, np.nan)
     with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
-        ranks = other_core.submit(row_ranks, scores, r_index, r_docno)
+        ranking = other_core.submit(trec_ranking, scores, r_index, r_docno)
         found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
         if found is None:  # equal hashes: a repeated docno (an error) or a collision
             raise_on_repeat(r, kept.r_query, r_docno, kept.r_rows, "run")
             found = exact_match(kept.q_query, q_docno, kept.r_query, r_docno)
-        positions = ranks.result()
-    r_level = np.full(len(kept.r_query), unjudged, dtype=np.min_scalar_type(unjudged))
-    r_level[found >= 0] = q_level[found[found >= 0]]
-    index = run_rows.pad(r_level, unjudged)
-    if max_docs is not None and scores.shape[1] > max_docs:
-        scores, positions, index = top_in_trec_order(scores, positions, index, max_docs)
-    if judged_only:  # the condensed list: unjudged documents become padding
-        drop = index == unjudged
+        # what does not need the ranking is done while it is computed
+        r_level = np.full(len(kept.r_query), unjudged, dtype=np.min_scalar_type(unjudged))
+        r_level[found >= 0] = q_level[found[found >= 0]]
+        index = run_rows.pad(r_level, unjudged)
+        judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
+        table = _gain_table(levels, gain, negative_grades, kept.q_rows[level_rows], q)
+        judged_gains = -np.sort(-table[judged_index], axis=1)
+        order = ranking.result()[:, :max_docs]  # -M: the first max_docs in trec_eval's order
+    ranked_index, ranked_scores = take_in_rows(index, order), take_in_rows(scores, order)
+    if judged_only:  # the condensed list: unjudged documents leave, the judged move up
+        drop = ranked_index == unjudged
         if negative_grades == "unjudged":
-            drop |= np.append(levels < 0, False)[index]
-        scores = np.where(drop, np.nan, scores)
-        positions = np.where(drop, -1, positions)
-        index = np.where(drop, unjudged, index)
-    judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
-    table = _gain_table(levels, gain, negative_grades, kept.q_rows[level_rows], q)
+            drop |= np.append(levels < 0, False)[ranked_index]
+        ranked_scores, ranked_index = _condensed(drop, ranked_scores, ranked_index, unjudged)
     return Prepared(
         qids=kept.qids,
-        scores=scores,
-        positions=positions,
-        judged_gains=-np.sort(-table[judged_index], axis=1),
+        ranked_scores=ranked_scores,
+        ranked_index=ranked_index,
+        judged_gains=judged_gains,
         levels=levels,
-        level_index=index.astype(np.min_scalar_type(unjudged)),
         judged_index=judged_index,
         level_gains=table,
         level_rows=kept.q_rows[level_rows],
-        n_positions=max(int(positions.max(initial=0)) + 1, 1),
         gain=gain,
         negative_grades=negative_grades,
         qrels_origin=q.origin,
+        byte_order=run_rows.row_of_code,
+    )
+
+
+def _condensed(
+    drop: np.ndarray, scores: np.ndarray, index: np.ndarray, unjudged: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ranked matrices without the ``drop`` documents: the others keep their
+    order and move up, padding fills each row's end."""
+    order = np.argsort(drop, axis=1, kind="stable")  # kept documents first, in rank order
+    scores = np.where(drop, np.nan, scores)
+    index = np.where(drop, unjudged, index).astype(index.dtype)
+    return take_in_rows(scores, order), take_in_rows(index, order)
+
+
+def _in_run_order(kept: _Kept, row_of_code: np.ndarray) -> _Kept:
+    """The same queries numbered in the run file's order: query ``c`` (in byte
+    order) becomes number ``row_of_code[c]``."""
+    return dataclasses.replace(
+        kept,
+        qids=kept.qids[np.argsort(row_of_code)],
+        q_query=row_of_code[kept.q_query],
+        r_query=row_of_code[kept.r_query],
     )
 
 
