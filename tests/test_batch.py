@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from spies import spy
 
 from dcglab.batch import evaluate, prepare
 from dcglab.cli import main
@@ -510,3 +511,33 @@ def test_wide_runs_with_double_scores_are_trec_eval(tmp_path, capsys, trec_eval_
     assert theirs.returncode == 0, theirs.stderr
     assert main(args) == 0
     assert capsys.readouterr().out == theirs.stdout
+
+
+@pytest.mark.parametrize("layout", ["all", "extra run query", "query missing from the run"])
+def test_the_early_ranking_of_equal_blocks_gives_the_same_result(layout, monkeypatch):
+    """A run held as equal query blocks is ranked before its queries are coded;
+    placed in the layout (run queries without qrels left out, qrels queries
+    without run lines as empty rows), it gives what ranking the layout gives."""
+    import dcglab.preparation as preparation
+
+    rng = np.random.default_rng(5)
+    queries = [f"q{i}" for i in (3, 1, 20, 2)]
+    run = pd.DataFrame(
+        [(q, f"d{d}", float(rng.integers(0, 4))) for q in queries for d in rng.permutation(9)],
+        columns=["qid", "docno", "score"],
+    )
+    judged = queries[:-1] if layout == "extra run query" else queries
+    judged = judged + ["q0"] if layout == "query missing from the run" else judged
+    qrels = pd.DataFrame(
+        [(q, f"d{d}", int(rng.integers(0, 3))) for q in judged for d in range(0, 12, 2)],
+        columns=["qid", "docno", "grade"],
+    )
+    measures = ["ndcg", "ndcg_cut.3", "map", "P.2", "num_ret"]
+    options = {"zero_idcg": "zero", "missing": "zero", "max_docs": 7, "judged_only": True}
+    early = spy(monkeypatch, preparation, "trec_ranking")
+    got = evaluate(qrels, run, measures, **options).per_query
+    assert len(early) == 1 and early[0].shape == (4, 9), "the early ranking was not used"
+    monkeypatch.setattr(preparation, "equal_blocks", lambda ids: None)
+    expected = evaluate(qrels, run, measures, **options).per_query
+    assert len(early) == 2 and early[1].shape[1] == 9
+    pd.testing.assert_frame_equal(got, expected, rtol=0, atol=0)

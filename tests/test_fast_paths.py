@@ -15,6 +15,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from spies import spy
 
 from dcglab import batch, codes, preparation, trec
 from dcglab.cli import main
@@ -30,20 +31,6 @@ def workload(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("bench")
     bench.write_workload(folder, n_queries=40, n_docs=300)
     return folder
-
-
-def spy(monkeypatch, module, name: str) -> list:
-    """Replace ``module.name`` by a wrapper recording each call's result."""
-    calls: list = []
-    real = getattr(module, name)
-
-    def wrapper(*args, **kwargs):
-        out = real(*args, **kwargs)
-        calls.append(out)
-        return out
-
-    monkeypatch.setattr(module, name, wrapper)
-    return calls
 
 
 def recorded_groupings(monkeypatch) -> list[codes.Grouping]:

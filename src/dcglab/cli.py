@@ -98,7 +98,8 @@ differences from trec_eval 10.0:
   - -l takes an integer >= 0 (trec_eval reads 1.5 as 1 and lets a negative
     level count unjudged documents as relevant)
   - a query whose judgments are all negative is evaluated as one without
-    relevant documents (trec_eval: "Can't calculate measure", status 4)
+    relevant documents (trec_eval stops with "Can't calculate measure",
+    status 4, or crashes when the query is not the qrels' first)
   - a non-numeric score or grade is an error (trec_eval reads it as 0);
     a grade in exponent notation (1e2) is read as a number (trec_eval: 1)
   - gain tables may not give negative gains (trec_eval allows them)

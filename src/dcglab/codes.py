@@ -18,6 +18,7 @@ import polars as pl
 
 __all__ = [
     "Grouping",
+    "equal_blocks",
     "exact_match",
     "first_repeat",
     "lexicographic_codes",
@@ -70,6 +71,25 @@ def row_blocks(shape: tuple[int, int]) -> list[slice]:
     n, w = shape
     step = max(1, BLOCK // max(w, 1))
     return [slice(lo, min(lo + step, n)) for lo in range(0, n, step)]
+
+
+def equal_blocks(ids: pl.Series) -> int | None:
+    """The common length of the blocks of equal ids, when each id forms one
+    block and all blocks are equally long (a run grouped by query, with as many
+    documents for every query); otherwise ``None``.
+
+    Examples
+    --------
+    >>> equal_blocks(pl.Series(["b", "b", "a", "a"])), equal_blocks(pl.Series(["b", "a", "b"]))
+    (2, None)
+    """
+    if len(ids) == 0:
+        return None
+    runs = ids.rle()
+    lengths = runs.struct.field("len")
+    if lengths.n_unique() != 1 or runs.struct.field("value").n_unique() != len(runs):
+        return None
+    return int(lengths[0])
 
 
 def take_in_rows(values: np.ndarray, columns: np.ndarray) -> np.ndarray:

@@ -10,8 +10,8 @@ the distinct grades into gains under a gain specification. The result,
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +19,7 @@ import polars as pl
 
 from .codes import (
     Grouping,
+    equal_blocks,
     exact_match,
     lexicographic_codes,
     match_rows,
@@ -255,23 +256,26 @@ def _prepare(
     max_docs: int | None,
     judged_only: bool,
 ) -> Prepared:
-    kept = _keep_queries(q, r, missing)
-    nq = len(kept.qids)
-    run_rows = Grouping(kept.r_query, nq, keep_order=True)
-    if run_rows.row_of_code is not None:
-        kept = _in_run_order(kept, run_rows.row_of_code)
-    q_docno = q.docno if len(kept.q_rows) == len(q) else q.docno.gather(kept.q_rows)
-    r_docno = r.docno if kept.r_rows is None else r.docno.gather(kept.r_rows)
-    r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
-    levels, level_rows, q_level = np.unique(
-        q.value[kept.q_rows], return_index=True, return_inverse=True
-    )
-    unjudged = len(levels)
-    judged_rows = Grouping(kept.q_query, nq)
-    r_index = run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1)
-    scores = run_rows.pad(r_scores, np.nan)
     with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
-        ranking = other_core.submit(trec_ranking, scores, r_index, r_docno)
+        blocks = other_core.submit(equal_blocks, r.qid)
+        early = other_core.submit(_file_ranking, r, blocks)  # while the queries are sorted out
+        kept = _keep_queries(q, r, missing)
+        nq = len(kept.qids)
+        run_rows = Grouping(kept.r_query, nq, keep_order=True)
+        if run_rows.row_of_code is not None:
+            kept = _in_run_order(kept, run_rows.row_of_code)
+        q_docno = q.docno if len(kept.q_rows) == len(q) else q.docno.gather(kept.q_rows)
+        r_docno = r.docno if kept.r_rows is None else r.docno.gather(kept.r_rows)
+        r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
+        levels, level_rows, q_level = np.unique(
+            q.value[kept.q_rows], return_index=True, return_inverse=True
+        )
+        unjudged = len(levels)
+        judged_rows = Grouping(kept.q_query, nq)
+        r_index = run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1)
+        scores = run_rows.pad(r_scores, np.nan)
+        laid_out = (scores, r_index, r_docno)
+        ranking = _ranking(other_core, blocks, early, run_rows, kept, laid_out)
         found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
         if found is None:  # equal hashes: a repeated docno (an error) or a collision
             raise_on_repeat(r, kept.r_query, r_docno, kept.r_rows, "run")
@@ -283,7 +287,7 @@ def _prepare(
         judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
         table = _gain_table(levels, gain, negative_grades, kept.q_rows[level_rows], q)
         judged_gains = -np.sort(-table[judged_index], axis=1)
-        order = ranking.result()[:, :max_docs]  # -M: the first max_docs in trec_eval's order
+        order = ranking()[:, :max_docs]  # -M: the first max_docs in trec_eval's order
     ranked_index, ranked_scores = take_in_rows(index, order), take_in_rows(scores, order)
     if judged_only:  # the condensed list: unjudged documents leave, the judged move up
         drop = ranked_index == unjudged
@@ -315,6 +319,51 @@ def _condensed(
     scores = np.where(drop, np.nan, scores)
     index = np.where(drop, unjudged, index).astype(index.dtype)
     return take_in_rows(scores, order), take_in_rows(index, order)
+
+
+def _file_ranking(r: Table, blocks: Future) -> np.ndarray | None:
+    """The run's documents ranked block by block (one row per query block, in
+    file order), when the file holds equal blocks (``blocks``: their length,
+    from :func:`dcglab.codes.equal_blocks`), which needs no query codes."""
+    width = blocks.result()
+    if width is None:
+        return None
+    shape = (len(r) // width, width)
+    return trec_ranking(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno)
+
+
+def _ranking(
+    pool: ThreadPoolExecutor,
+    blocks: Future,
+    early: Future,
+    run_rows: Grouping,
+    kept: _Kept,
+    laid_out: tuple[np.ndarray, np.ndarray, pl.Series],
+) -> Callable[[], np.ndarray]:
+    """A function giving the ranking of the laid-out run (``laid_out``: the
+    scores, rows and docnos that :func:`dcglab.codes.trec_ranking` takes).
+
+    When the file holds equal blocks as long as the layout's rows, the early
+    ranking of the file's blocks (:func:`_file_ranking`) is placed in the rows
+    of its queries (a query without documents gets a row of padding);
+    otherwise the ranking is computed now.
+    """
+    width = blocks.result()
+    n, w = run_rows.shape
+    if width is None or width != w:
+        return pool.submit(trec_ranking, *laid_out).result
+    kept_blocks = slice(None) if kept.r_rows is None else kept.r_rows[::width] // width
+    rows = kept.r_query[::width]  # the layout's row of each kept block
+
+    def placed() -> np.ndarray:
+        ranked = early.result()[kept_blocks]
+        if len(rows) == n and np.array_equal(rows, np.arange(n)):
+            return ranked
+        out = np.tile(np.arange(w, dtype=ranked.dtype), (n, 1))
+        out[rows] = ranked
+        return out
+
+    return placed
 
 
 def _in_run_order(kept: _Kept, row_of_code: np.ndarray) -> _Kept:
