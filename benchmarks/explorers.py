@@ -1,6 +1,6 @@
 """Benchmark every explorer step in Chromium: input event to finished layout.
 
-Run: .venv/bin/python benchmarks/explorers.py [--site _build/html] [--rounds 5]
+Run: .venv/bin/python benchmarks/explorers.py [--site _build/html] [--rounds 5] [--only NAME ...]
 
 The built site is served on 127.0.0.1 and each page with explorers is opened in headless
 Debian Chromium (1280 px). For every explorer, every visible, enabled slider is stepped
@@ -101,7 +101,7 @@ def explorer_pages(site: Path) -> list[str]:
     )
 
 
-def measure(site: Path, rounds: int) -> list[dict]:
+def measure(site: Path, rounds: int, only: set[str] | None = None) -> list[dict]:
     rows = []
     with serve(site) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -117,6 +117,8 @@ def measure(site: Path, rounds: int) -> list[dict]:
             for i in range(roots.count()):
                 root = roots.nth(i)
                 name = root.get_attribute("data-explorer")
+                if only and name not in only:
+                    continue
                 timings = root.evaluate(f"(root, rounds) => ({STEP_JS})([root, rounds])", rounds)
                 # the first step of each control warms the caches and the JIT
                 seen: set[str] = set()
@@ -145,8 +147,11 @@ def main() -> None:
     parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument(
+        "--only", nargs="+", metavar="NAME", help="measure only these explorers (data-explorer)"
+    )
     args = parser.parse_args()
-    rows = measure(args.site, args.rounds)
+    rows = measure(args.site, args.rounds, set(args.only or ()))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [
         f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds",

@@ -72,7 +72,7 @@ root => {
   const bg = rgb(getComputedStyle(root).backgroundColor);
   const low = [];
   for (const svg of root.querySelectorAll('svg.dcglab-chart')) {
-    for (const e of svg.querySelectorAll('polyline, circle, rect, line, text')) {
+    for (const e of svg.querySelectorAll('polyline, circle, path, rect, line, text')) {
       const cs = getComputedStyle(e);
       const paint = e.tagName === 'text' ? cs.fill
         : ['polyline', 'line'].includes(e.tagName) || cs.fill === 'none' ? cs.stroke : cs.fill;

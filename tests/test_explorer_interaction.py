@@ -10,6 +10,9 @@
 * URL state: ``#dcglab.<name>=<JSON>`` loads a state, at load and when a link in the
   page is followed (the explorer scrolls into view and says so); the explorer's own
   "Link to this state" reproduces its state; a malformed state in the address is ignored.
+* Tables on a phone (390 px): the columns a lesson compares come first and are in view
+  (chapter 3: rank, grade, gain and the two discounted gains; chapter 12: each run's
+  complete and pooled nDCG and their change); a table that scrolls sideways says so.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import json
 from urllib.parse import quote, unquote
 
 import pytest
-from sitekit import EXPLORER_PAGES, SITE, explorer_roots, open_page, python_mismatches
+from sitekit import EXPLORER_PAGES, SITE, explorer_roots, new_page, open_page, python_mismatches
 
 from dcglab.book.explorers import REGISTRY
 
@@ -255,3 +258,50 @@ def test_every_link_in_the_text_loads_its_explorer(page, site_dir, rel):
         )
         assert_matches_python(root)
     assert page.console_errors == []
+
+
+#: The leading columns of the tables whose lesson is a comparison, by explorer.
+COMPARED_FIRST = {
+    "ndcg": ["rank", "grade", "gain", "gain × discount", "ideal gain × discount"],
+    "pool": ["run", "complete nDCG@", "pooled nDCG@", "change"],
+}
+
+TABLES_JS = """root => {
+  root.querySelectorAll('details').forEach((d) => { d.open = true; });
+  return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(
+    Array.from(root.querySelectorAll('.dcglab-scroll')).map((box) => {
+      const b = box.getBoundingClientRect();
+      return {
+        overflows: box.scrollWidth > box.clientWidth + 1,
+        marked: box.hasAttribute('data-overflow'),
+        cue: getComputedStyle(box, '::before').content,
+        heads: Array.from(box.querySelectorAll('thead th'), (th) => {
+          const r = th.getBoundingClientRect();
+          return [th.textContent, r.left >= b.left - 0.5 && r.right <= b.right + 0.5];
+        }),
+      };
+    })))));
+}"""
+
+
+def test_tables_put_the_compared_columns_first_on_a_phone(browser, http_server, site_dir):
+    seen = set()
+    with new_page(browser, http_server, width=390, height=844) as page:
+        for rel in EXPLORER_PAGES:
+            open_page(page, rel)
+            for root in explorer_roots(page):
+                name = root.get_attribute("data-explorer")
+                for box in root.evaluate(TABLES_JS):
+                    assert box["marked"] == box["overflows"], (name, box)
+                    if box["overflows"]:
+                        assert "sideways" in box["cue"], (name, box["cue"])
+                    assert box["heads"][0][1], f"{name}: the first column is out of view"
+                    if name in COMPARED_FIRST:
+                        want = COMPARED_FIRST[name]
+                        heads = box["heads"][: len(want)]
+                        assert [h.startswith(w) for (h, _), w in zip(heads, want)] == [True] * len(
+                            want
+                        ), (name, heads)
+                        assert all(shown for _, shown in heads), (name, heads)
+                        seen.add(name)
+    assert seen == set(COMPARED_FIRST)

@@ -6,7 +6,7 @@ export default explorer({
   controls: () => [
     { param: "view", label: "weights shown", options: ["relative to rank 1", "absolute"] },
     { param: "base", label: "log base b", min: 1.5, max: 10, step: 0.5 },
-    { param: "p", label: "patience p", min: 0.5, max: 0.95, step: 0.05 },
+    { param: "p", label: "RBP patience p", min: 0.5, max: 0.95, step: 0.05 },
     { param: "n", label: "ranks shown", min: 5, max: 50, step: 1 },
     { param: "rank", label: "inspect rank", min: 1, max: (s) => s.n, step: 1 },
   ],
@@ -32,6 +32,7 @@ export default explorer({
   },
   draw(out, s) {
     const xs = Array.from({ length: s.n }, (_, i) => i + 1);
+    // the legend names the curves as the chapter's figure does
     const b = Number.isInteger(s.base) ? String(s.base) : s.base.toFixed(1);
     const rel = s.view !== "absolute";
     const curve = (d) => {
@@ -41,8 +42,8 @@ export default explorer({
     const ticks = [...new Set([1, 5, 10, 20, 30, 40, 50].filter((x) => x <= s.n).concat([s.rank, s.n]))].sort((x, y) => x - y);
     out.append(chart([
       { xs, ys: curve({ kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
-      { xs, ys: curve({ kind: "jk", base: s.base }), label: `JK, b=${b}`, dash: "5,3" },
-      { xs, ys: curve({ kind: "geometric", p: s.p }), label: `patience p=${s.p.toFixed(2)}`, dash: "1,3" },
+      { xs, ys: curve({ kind: "jk", base: s.base }), label: `Järvelin–Kekäläinen, b=${b}`, dash: "5,3" },
+      { xs, ys: curve({ kind: "geometric", p: s.p }), label: `geometric (RBP), p=${+s.p.toFixed(2)}`, dash: "1,3" },
       { xs, ys: curve({ kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
       { kind: "marker", xs: [s.rank], ys: [0], color: "marker", label: "inspected rank" },
     ], { title: rel ? "Weight by rank, relative to rank 1 (dashed line: a tenth)" : "Weight by rank",
@@ -51,8 +52,8 @@ export default explorer({
   readouts: (s, r) => [
     [`rank ${s.rank}: 1/log_b(i+1) =`, "log", fmt(r.log)],
     ["relative to rank 1 =", "log_relative", fmt(r.log_relative)],
-    ["JK =", "jk", fmt(r.jk)],
-    ["patience =", "geometric", fmt(r.geometric)],
+    ["Järvelin–Kekäläinen =", "jk", fmt(r.jk)],
+    ["geometric (RBP) =", "geometric", fmt(r.geometric)],
     ["1/i =", "reciprocal", fmt(r.reciprocal)],
   ],
 });

@@ -4,55 +4,53 @@ const CURVE_AS = [1.1, 1.25, 1.5, 2, 3, 4, 6, 10];
 // Grades beyond "documents judged" are not part of the multiset: their sliders hide.
 const judgedOf = (s) => s.grades.slice(0, s.n);
 
-// The orderings of the judged multiset and their nDCG@k with linear gain, once per
-// multiset and k; each gain base a then adds one score per ordering.
-const baseMemo = new Map();
-function orderingsOf(s) {
-  const judged = judgedOf(s), k = Math.min(s.k, s.n);
-  const key = JSON.stringify([judged, k]);
-  if (!baseMemo.has(key)) {
-    if (baseMemo.size >= 8) baseMemo.delete(baseMemo.keys().next().value);
-    const rows = orderings(judged);
-    baseMemo.set(key, { rows, k, linear: ndcgOfOrderings(rows, k, "linear", LOG2), byA: new Map() });
+// Everything depends on the judged multiset (not its order) and k: its orderings and their
+// linear nDCG keys are found once for each, then each gain base a adds one count.
+const multisetOf = (s) => judgedOf(s).sort((x, y) => x - y);
+const memoKey = (s) => JSON.stringify([multisetOf(s), Math.min(s.k, s.n)]);
+
+function remember(memo, key, size, make) {
+  if (!memo.has(key)) {
+    if (memo.size >= size) memo.delete(memo.keys().next().value);
+    memo.set(key, make());
   }
-  return baseMemo.get(key);
+  return memo.get(key);
 }
 
-function exponentialScores(b, a) {
-  if (!b.byA.has(a)) {
-    if (b.byA.size >= 16) b.byA.delete(b.byA.keys().next().value);
-    b.byA.set(a, ndcgOfOrderings(b.rows, b.k, { exponential: a }, LOG2));
-  }
-  return b.byA.get(a);
+// the orderings depend on the multiset only; their scores on k too
+const codeMemo = new Map();
+const baseMemo = new Map();
+function basisOf(s) {
+  const codes = remember(codeMemo, JSON.stringify(multisetOf(s)), 4, () => orderingCodes(multisetOf(s)));
+  return remember(baseMemo, memoKey(s), 16, () => ({
+    basis: reversalBasis(multisetOf(s), Math.min(s.k, s.n), "linear", LOG2, codes),
+    byA: new Map(),
+  }));
+}
+
+function against(b, a) {
+  return remember(b.byA, a, 16, () => reversalsAgainst(b.basis, { exponential: a }));
 }
 
 function revCount(s, a) {
   if (!judgedOf(s).some((g) => g > 0)) return { orderings: 1, pairs: 0, reversed: 0, share: 0 };
-  const b = orderingsOf(s);
-  return reversalsOf(b.linear, exponentialScores(b, a));
+  const { orderings: n, pairs, reversed, share } = against(basisOf(s), a);
+  return { orderings: n, pairs, reversed, share };
 }
 
-// The curve over a depends on the multiset and k only: computed once for each.
+// The curve over a depends on the multiset and k only.
 const curveMemo = new Map();
 function curveOver(s) {
-  const key = JSON.stringify([judgedOf(s), Math.min(s.k, s.n)]);
-  if (!curveMemo.has(key)) {
-    if (curveMemo.size > 32) curveMemo.delete(curveMemo.keys().next().value);
-    curveMemo.set(key, CURVE_AS.map((a) => 100 * revCount(s, a).share));
-  }
-  return curveMemo.get(key);
+  return remember(curveMemo, memoKey(s), 32, () => CURVE_AS.map((a) => 100 * revCount(s, a).share));
 }
 
 const exampleMemo = new Map();
 function examples(s) {
-  const judged = judgedOf(s);
-  const key = JSON.stringify([judged, Math.min(s.k, s.n), s.a]);
-  if (!exampleMemo.has(key)) {
-    if (exampleMemo.size > 32) exampleMemo.delete(exampleMemo.keys().next().value);
-    const b = judged.some((g) => g > 0) ? orderingsOf(s) : null;
-    exampleMemo.set(key, b ? reversalExamplesOf(b.rows, b.linear, exponentialScores(b, s.a)) : []);
-  }
-  return exampleMemo.get(key);
+  return remember(exampleMemo, JSON.stringify([memoKey(s), s.a]), 32, () => {
+    if (!judgedOf(s).some((g) => g > 0)) return [];
+    const b = basisOf(s);
+    return examplesAgainst(b.basis, against(b, s.a).keys);
+  });
 }
 
 const group = (n) => n.toLocaleString("en-US");
@@ -99,7 +97,7 @@ export default explorer({
     const ex = examples(s);
     if (ex.length > 1) {
       const next = h("button", { type: "button", class: "dcglab-chip" }, "Show another reversal");
-      next.addEventListener("click", () => { ctx.local.example = (ctx.local.example || 0) + 1; ctx.refresh(); });
+      next.onclick = () => { ctx.local.example = (ctx.local.example || 0) + 1; ctx.refresh(); };
       out.append(next);
     } else if (!ex.length) out.append(para("No pair of orderings reverses for this multiset, cutoff and a."));
     out.append(para(`Judged grades: ${judgedOf(s).join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${s.a}^rel − 1.`));

@@ -12,7 +12,7 @@ export default explorer({
   controls: (s) => [
     { param: "base", label: "log base b", min: 1.5, max: 20, step: 0.5 },
     cutoffSlider(s),
-    { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1 },
+    { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1, why: SAME_GAIN },
   ],
   compute(s) {
     const out = {};

@@ -11,6 +11,7 @@
 //   averagePrecision, reciprocalRank, rbpWeights, rbp, err, errReach <-> dcglab.usermodels
 //   contributions  <-> the same measures, one share per rank (the shares sum to the score)
 //   orderings, ndcgOfOrderings, discordantPairs, countReversals <-> dcglab.reversals
+//   reversalBasis, orderingKeys, reversalsAgainst: the same count, the first gain's part kept
 //   reversalExamples: pairs of orderings that the two gains rank in opposite orders
 //   meanNdcg       <-> dcglab.measures.mean_ndcg
 //   swapDeltas     <-> dcglab.ltr.swap_deltas
@@ -224,19 +225,41 @@ export function contributions(grades, p, maxGrade = 3) {
 
 // Every distinguishable ordering of a multiset, in lexicographic order (next permutation).
 export function orderings(grades) {
-  const cur = grades.slice().sort((a, b) => a - b);
-  const out = [cur.slice()];
-  const n = cur.length;
-  for (;;) {
+  const { values, codes, n, count } = orderingCodes(grades);
+  return Array.from({ length: count }, (_, i) => rowOf(values, codes, n, i));
+}
+
+// The same orderings as one flat array: row i is codes[i*n .. i*n + n), each entry an
+// index into the distinct grades (values, ascending); count = n! / prod_g c_g!.
+export function orderingCodes(grades) {
+  const sorted = grades.slice().sort((a, b) => a - b), n = sorted.length;
+  const values = sorted.filter((g, i) => i === 0 || g !== sorted[i - 1]);
+  const cur = Uint8Array.from(sorted, (g) => values.indexOf(g));
+  let count = 1;
+  for (let i = 1, run = 1; i < n; i++) {
+    run = cur[i] === cur[i - 1] ? run + 1 : 1;
+    count = (count * (i + 1)) / run;  // n! / prod c_g!, one factor at a time, exact
+  }
+  const codes = new Uint8Array(count * n);
+  const swap = (a, b) => {
+    const x = cur[a];
+    cur[a] = cur[b];
+    cur[b] = x;
+  };
+  for (let o = 0; ; ) {
+    for (let j = 0; j < n; j++) codes[o++] = cur[j];
     let i = n - 2;
     while (i >= 0 && cur[i] >= cur[i + 1]) i--;
-    if (i < 0) return out;
+    if (i < 0) return { values, codes, n, count };
     let j = n - 1;
     while (cur[j] <= cur[i]) j--;
-    [cur[i], cur[j]] = [cur[j], cur[i]];
-    for (let a = i + 1, b = n - 1; a < b; a++, b--) [cur[a], cur[b]] = [cur[b], cur[a]];
-    out.push(cur.slice());
+    swap(i, j);
+    for (let a = i + 1, b = n - 1; a < b; a++, b--) swap(a, b);
   }
+}
+
+function rowOf(values, codes, n, i) {
+  return Array.from(codes.subarray(i * n, i * n + n), (c) => values[c]);
 }
 
 // nDCG@k of each ordering of one judged multiset (they share the ideal).
@@ -256,7 +279,8 @@ export function tieKey(x) {
   return Math.floor(x * 1e12 + 0.5);
 }
 
-// Pairs i < j with seq[i] > seq[j] strictly: bottom-up merge sort.
+// Pairs i < j with seq[i] > seq[j] strictly, for integer entries below 2^53 (tie keys):
+// bottom-up merge sort whose merge step has no data-dependent branch (x + c(y - x) is exact).
 export function strictInversions(seq) {
   const n = seq.length;
   let src = Float64Array.from(seq), dst = new Float64Array(n), count = 0;
@@ -265,29 +289,111 @@ export function strictInversions(seq) {
       const mid = Math.min(lo + width, n), hi = Math.min(lo + 2 * width, n);
       let i = lo, j = mid, o = lo;
       while (i < mid && j < hi) {
-        if (src[i] <= src[j]) dst[o++] = src[i++];
-        else { count += mid - i; dst[o++] = src[j++]; }
+        const x = src[i], y = src[j], c = +(y < x);
+        dst[o++] = x + c * (y - x);
+        count += c * (mid - i);
+        i += 1 - c;
+        j += c;
       }
       while (i < mid) dst[o++] = src[i++];
       while (j < hi) dst[o++] = src[j++];
     }
-    [src, dst] = [dst, src];
+    const swap = src;
+    src = dst;
+    dst = swap;
   }
   return count;
 }
 
+// Indices 0..n-1 sorted by integer key, ties in index order: one native sort of
+// key * 2^b + index where that is exact (below 2^53), else a comparison sort.
+function argsortKeys(keys) {
+  const n = keys.length;
+  let bits = 1;
+  while (2 ** bits < n) bits++;
+  const scale = 2 ** bits;
+  let lo = 0, hi = 0;
+  for (let i = 0; i < n; i++) {
+    lo = Math.min(lo, keys[i]);
+    hi = Math.max(hi, keys[i]);
+  }
+  const order = new Uint32Array(n);
+  if (lo >= 0 && (hi + 1) * scale <= 2 ** 53) {
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = keys[i] * scale + i;
+    packed.sort();
+    for (let i = 0; i < n; i++) order[i] = packed[i] % scale;
+    return order;
+  }
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order.sort((i, j) => keys[i] - keys[j] || i - j);
+}
+
+// Strict inversions of b's keys taken in `order` (indices sorted by a's keys), where
+// entries tied under a are first sorted by b: the pairs a and b rank strictly apart.
+function inversionsWithin(order, ka, kb) {
+  const n = order.length, seq = new Float64Array(n);
+  let start = 0;
+  for (let t = 0; t < n; t++) {
+    // insertion sort into the run of entries tied under a
+    const x = kb[order[t]];
+    if (t > 0 && ka[order[t]] !== ka[order[t - 1]]) start = t;
+    let j = t;
+    for (; j > start && seq[j - 1] > x; j--) seq[j] = seq[j - 1];
+    seq[j] = x;
+  }
+  return strictInversions(seq);
+}
+
 // Pairs ranked strictly one way by a and strictly the other way by b.
 export function discordantPairs(a, b) {
-  const qa = a.map(tieKey), qb = b.map(tieKey);
-  const idx = qa.map((_, i) => i).sort((i, j) => qa[i] - qa[j] || qb[i] - qb[j]);
-  return strictInversions(idx.map((i) => qb[i]));
+  const qa = Float64Array.from(a, tieKey), qb = Float64Array.from(b, tieKey);
+  return inversionsWithin(argsortKeys(qa), qa, qb);
+}
+
+// What every count of reversals against a first gain needs, computed once per judged
+// multiset and cutoff: the orderings (orderingCodes, which may be passed in when known),
+// the first gain's tie keys (keys) and the orderings sorted by them, ties in
+// lexicographic order (order).
+export function reversalBasis(judged, k, gain = "linear", discount = LOG2, codes = orderingCodes(judged)) {
+  const basis = { ...codes };
+  basis.kk = Math.min(k, basis.n);
+  basis.discount = discount;
+  basis.keys = orderingKeys(basis, gain);
+  basis.order = argsortKeys(basis.keys);
+  return basis;
+}
+
+// Tie keys of nDCG@k of every ordering of a basis under one gain: the same sums, term
+// by term, and the same division as ndcgOfOrderings and ndcgRatio.
+export function orderingKeys(basis, gain) {
+  const { values, codes, n, count, kk, discount } = basis;
+  const w = weights(kk, discount), table = values.map((g) => gainValue(g, gain));
+  const first = rowOf(values, codes, n, 0);
+  const ideal = dcgCurve(idealOrder(first, gain), gain, discount)[kk - 1];
+  const keys = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    let s = 0;
+    for (let j = 0, o = i * n; j < kk; j++, o++) s += table[codes[o]] * w[j];
+    keys[i] = tieKey(ndcgRatio(s, ideal));
+  }
+  return keys;
+}
+
+// Reversals between a basis's first gain and `gain` over its orderings; share =
+// reversed / pairs; keys: the second gain's tie keys.
+export function reversalsAgainst(basis, gain) {
+  const keys = orderingKeys(basis, gain);
+  const n = keys.length, pairs = (n * (n - 1)) / 2;
+  const reversed = inversionsWithin(basis.order, basis.keys, keys);
+  return { orderings: n, pairs, reversed, share: pairs ? reversed / pairs : 0, keys };
 }
 
 // Reversals of two gains over every ordering of a judged multiset; share = reversed / pairs.
 export function countReversals(judged, k, gains, discount = LOG2) {
-  const rows = orderings(judged);
-  const [a, b] = gains.map((g) => ndcgOfOrderings(rows, k, g, discount));
-  return reversalsOf(a, b);
+  const { orderings: n, pairs, reversed, share } =
+    reversalsAgainst(reversalBasis(judged, k, gains[0], discount), gains[1]);
+  return { orderings: n, pairs, reversed, share };
 }
 
 // The same count from the two gains' nDCG of every ordering (a, b: one score per ordering).
@@ -301,14 +407,13 @@ export function reversalsOf(a, b) {
 // pass over the orderings sorted by the first gain, pairing each with the earlier ordering
 // of highest second-gain score; spread evenly over the pairs found.
 export function reversalExamples(judged, k, gains, limit = 5, discount = LOG2) {
-  const rows = orderings(judged);
-  return reversalExamplesOf(rows, ...gains.map((g) => ndcgOfOrderings(rows, k, g, discount)), limit);
+  const basis = reversalBasis(judged, k, gains[0], discount);
+  return examplesAgainst(basis, orderingKeys(basis, gains[1]), limit);
 }
 
-// The same examples from the orderings and the two gains' nDCG of each (scores a, b).
-export function reversalExamplesOf(rows, scoresA, scoresB, limit = 5) {
-  const [a, b] = [scoresA, scoresB].map((s) => s.map(tieKey));
-  const idx = rows.map((_, i) => i).sort((i, j) => a[i] - a[j] || i - j);
+// The same examples from a basis (reversalBasis) and the second gain's tie keys b.
+export function examplesAgainst(basis, b, limit = 5) {
+  const { keys: a, order: idx } = basis;
   const found = [];
   let best = -1, groupBest = -1;
   for (let t = 0; t < idx.length; t++) {
@@ -317,11 +422,12 @@ export function reversalExamplesOf(rows, scoresA, scoresB, limit = 5) {
       if (groupBest >= 0 && (best < 0 || b[groupBest] > b[best])) best = groupBest;
       groupBest = -1;
     }
-    if (best >= 0 && b[i] < b[best]) found.push([rows[best], rows[i]]);
+    if (best >= 0 && b[i] < b[best]) found.push([best, i]);
     if (groupBest < 0 || b[i] > b[groupBest]) groupBest = i;
   }
-  if (found.length <= limit) return found;
-  return Array.from({ length: limit }, (_, m) => found[Math.floor((m * found.length) / limit)]);
+  const picked = found.length <= limit ? found
+    : Array.from({ length: limit }, (_, m) => found[Math.floor((m * found.length) / limit)]);
+  return picked.map((pair) => pair.map((i) => rowOf(basis.values, basis.codes, basis.n, i)));
 }
 
 // ---- aggregation (dcglab.measures.mean_ndcg) ---------------------------------------

@@ -7,7 +7,7 @@ export default explorer({
   params: ["grades", "k", "gain", "base"],
   controls: () => [
     { param: "k", label: "cutoff k", min: 1, max: (s) => s.grades.length, step: 1 },
-    { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1 },
+    { param: "gain", label: "gain", options: ["linear", "exponential"], enabled: gradedAbove1, why: SAME_GAIN },
     { param: "base", label: "log base b", min: 1.5, max: 10, step: 0.5 },
   ],
   compute(s) {
@@ -41,13 +41,14 @@ export default explorer({
     const ideal = idealOrder(s.grades, s.gain);
     const dg = discountedGains(s.grades, s.gain, disc), idg = discountedGains(ideal, s.gain, disc);
     const gv = (g) => gainLabel(g, s.gain);
+    // the columns the lesson compares come first: on a phone the rest scroll sideways
     const rows = s.grades.map((g, i) => [
-      i < s.k ? i + 1 : `${i + 1} (after k)`, g, gv(g), fmt(w[i]), fmt(dg[i]), ideal[i], gv(ideal[i]), fmt(idg[i]),
+      i < s.k ? i + 1 : `${i + 1} (after k)`, g, gv(g), fmt(dg[i]), fmt(idg[i]), fmt(w[i]), ideal[i], gv(ideal[i]),
     ]);
     const details = h("details", { class: "dcglab-numbers" });
     details.append(h("summary", {}, "Show the numbers"));
-    details.append(table(["rank", "grade", "gain", "discount", "gain × discount", "ideal grade", "ideal gain",
-      "ideal gain × discount"], rows, `Discounted gain by rank; ranks after ${s.k} are below the cutoff`,
+    details.append(table(["rank", "grade", "gain", "gain × discount", "ideal gain × discount", "discount",
+      "ideal grade", "ideal gain"], rows, `Discounted gain by rank; ranks after ${s.k} are below the cutoff`,
       (i) => (i >= s.k ? "dcglab-below" : "")));
     out.append(details);
   },

@@ -35,9 +35,10 @@ export default explorer({
     ], { title: `nDCG@${k}: pooled (vertical) against complete judgments`, xlabel: "complete judgments",
          xmin: 0, xmax: Math.min(1, top * 1.1), ymin: 0, ymax: Math.min(1, top * 1.1),
          xticks: [0, 0.25, 0.5, 0.75, 1].filter((x) => x <= Math.min(1, top * 1.1)) }));
-    out.append(table(["run", "in the pool", `complete nDCG@${k}`, `pooled nDCG@${k}`, "change", `Judged@${k}`],
-      runs.map((r, i) => [s.data.names[i], inPool(i) ? "yes" : "no", fmt(r.full), fmt(r.pool),
-                          fmt(r.pool - r.full), fmt(mean(r.judged))]),
+    // the columns the lesson compares come first: on a phone the rest scroll sideways
+    out.append(table(["run", `complete nDCG@${k}`, `pooled nDCG@${k}`, "change", "in the pool", `Judged@${k}`],
+      runs.map((r, i) => [s.data.names[i], fmt(r.full), fmt(r.pool), fmt(r.pool - r.full),
+                          inPool(i) ? "yes" : "no", fmt(mean(r.judged))]),
       `Each run's nDCG@${k} with complete and with pooled judgments (${RULE_NAMES[s.rule]})`));
     out.prepend(para(`The pool judges ${fmt(mean(sizes), 1)} documents per query on average; `
       + `unjudged documents follow the ${RULE_NAMES[s.rule]}.`));

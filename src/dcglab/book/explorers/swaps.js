@@ -19,8 +19,8 @@ export default explorer({
   title: "ΔnDCG of swapping two documents (the LambdaRank weight)",
   params: ["grades", "k", "gain"],
   controls: (s) => [
-    cutoffSlider(s, "grades", "cutoff k", { enabled: anyRelevant }),
-    { param: "gain", label: "gain", options: ["exponential", "linear"], enabled: gradedAbove1 },
+    cutoffSlider(s, "grades", "cutoff k", { enabled: anyRelevant, why: "nothing is relevant, so no swap changes nDCG" }),
+    { param: "gain", label: "gain", options: ["exponential", "linear"], enabled: gradedAbove1, why: SAME_GAIN },
   ],
   compute(s) {
     const ndcg = ndcgAt(s.grades, null, s.k, s.gain, LOG2);
@@ -66,9 +66,9 @@ export default explorer({
           b.style.color = "#111";
         }
         if (i + 1 === r.best_i && j === r.best_j) b.classList.add("dcglab-best");
-        b.addEventListener("click", () => ctx.write("grades", swapped(s.grades, i, j - 1),
+        b.onclick = () => ctx.write("grades", swapped(s.grades, i, j - 1),
           `Swapped ranks ${i + 1} and ${j}: nDCG ${fmtNdcg(r.ndcg)} → `
-          + `${fmtNdcg(ndcgAt(swapped(s.grades, i, j - 1), null, s.k, s.gain, LOG2))}.`));
+          + `${fmtNdcg(ndcgAt(swapped(s.grades, i, j - 1), null, s.k, s.gain, LOG2))}.`);
         td.replaceChildren(b);
       });
     });

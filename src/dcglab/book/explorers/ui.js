@@ -64,6 +64,9 @@ export function gradedAbove1(s) {
   return s.grades.some((g) => g > 1);
 }
 
+// What a disabled gain choice says beside it.
+export const SAME_GAIN = "no grade above 1, so both gains give the same numbers";
+
 // The cutoff k over a list parameter: 1 up to the number of documents in it.
 export function cutoffSlider(s, list = "grades", label = "cutoff k", extra = {}) {
   return { param: "k", label, min: 1, max: s[list].length, step: 1, ...extra };
@@ -71,7 +74,8 @@ export function cutoffSlider(s, list = "grades", label = "cutoff k", extra = {})
 
 // A control: {param, label, min, max, step} for a slider (max may be a function of the
 // state: dependent ranges) or {param, label, options} for a choice; optional
-// shown(state) hides it and enabled(state) disables it where it cannot matter.
+// shown(state) hides it and enabled(state) disables it where it cannot matter, with
+// `why` (a short text) shown beside it and read with it while it is disabled.
 function makeControl(c, onInput) {
   const row = h("label", { class: "dcglab-control" });
   row.append(h("span", { class: "dcglab-label" }, c.label));
@@ -86,14 +90,33 @@ function makeControl(c, onInput) {
     input.addEventListener("input", () => onInput(c, Number(input.value)));
   }
   row.append(input, value);
+  // out of the control's name (aria-hidden), read as its description
+  const why = h("span", { class: "dcglab-why", id: `dcglab-why-${Math.random().toString(36).slice(2, 10)}`, "aria-hidden": "true" });
+  if (c.why) {
+    row.append(why);
+    input.setAttribute("aria-describedby", why.id);
+  }
+  // what was last written: a slider told its own value again is laid out again
+  let last = {};
   const sync = (state) => {
     const shown = c.shown ? c.shown(state) : true;
-    row.hidden = !shown;
-    input.disabled = !shown || (c.enabled ? !c.enabled(state) : false);
-    if (!c.options) input.max = evaluate(c.max, state);
-    const v = readParam(state, c.param);
-    input.value = v;
-    value.textContent = c.options ? "" : String(v);
+    const now = {
+      hidden: !shown,
+      disabled: !shown || (c.enabled ? !c.enabled(state) : false),
+      max: c.options ? null : String(evaluate(c.max, state)),
+      value: String(readParam(state, c.param)),
+    };
+    if (now.hidden !== last.hidden) row.hidden = now.hidden;
+    if (now.disabled !== last.disabled) {
+      input.disabled = now.disabled;
+      if (c.why) setText(why, now.disabled && shown ? c.why : "");
+    }
+    if (now.max !== last.max && now.max !== null) input.max = now.max;
+    if (now.value !== last.value || input.value !== now.value) {
+      input.value = now.value;
+      if (!c.options) value.textContent = now.value;
+    }
+    last = now;
   };
   return { row, sync, control: c };
 }
@@ -115,10 +138,58 @@ function writeInto(state, param, value) {
   else state[name][Number(idx)] = value;
 }
 
-// Wrap a wide element (a table) in a labelled box that scrolls sideways on its own.
+// Attributes the page sets after drawing: a disclosure's open state, a box's overflow.
+const kept = (x, name) => (name === "open" && x.nodeName === "DETAILS") || name === "data-overflow";
+
+// Make the children of `live` match those of `fresh`: a node of the same kind in the same
+// place is kept, and only its changed attributes, text and click handler (the onclick
+// property) are written. The browser then lays out again only what changed, a focused
+// button keeps the focus, and a disclosure keeps the reader's open or closed state.
+export function morph(live, fresh) {
+  const want = Array.from(fresh.childNodes);
+  want.forEach((y, i) => {
+    const x = live.childNodes[i];
+    if (!x) live.append(y);
+    else if (x.nodeName !== y.nodeName || x.nodeType !== y.nodeType || x.nodeType > 3) live.replaceChild(y, x);
+    else if (x.nodeType === 3) {
+      if (x.data !== y.data) x.data = y.data;
+    } else {
+      for (const name of y.getAttributeNames()) {
+        const v = y.getAttribute(name);
+        if (x.getAttribute(name) !== v && !kept(x, name)) x.setAttribute(name, v);
+      }
+      for (const name of x.getAttributeNames()) if (!y.hasAttribute(name) && !kept(x, name)) x.removeAttribute(name);
+      if (x.onclick !== y.onclick) x.onclick = y.onclick;
+      morph(x, y);
+    }
+  });
+  while (live.childNodes.length > want.length) live.lastChild.remove();
+}
+
+// Write a text or an inline style only when it changes (an equal write can still cost a layout).
+function setText(el, text) {
+  const only = el.childNodes.length === 1 && el.firstChild.nodeType === 3 ? el.firstChild : null;
+  if (only && text) {
+    if (only.data !== text) only.data = text;  // the text node is kept: no new layout object
+  } else if (el.textContent !== text) el.textContent = text;
+}
+
+function setStyle(el, prop, value) {
+  if (el.style[prop] !== value) el.style[prop] = value;
+}
+
+// Wrap a wide element (a table) in a labelled box that scrolls sideways on its own. While
+// it does, the box carries data-overflow (set after layout by a ResizeObserver, kept by
+// morph) and styles.css shows a line saying so above the table.
 export function scrollBox(child, label) {
   const box = h("div", { class: "dcglab-scroll", role: "region", "aria-label": label, tabindex: "0" });
   box.append(child);
+  if (typeof ResizeObserver !== "undefined") {
+    const check = () => box.toggleAttribute("data-overflow", box.scrollWidth > box.clientWidth + 1);
+    const watch = new ResizeObserver(check);
+    watch.observe(box);
+    watch.observe(child);
+  }
   return box;
 }
 
@@ -163,12 +234,15 @@ export function gainLabel(g, gain) {
   return Number.isInteger(v) ? String(v) : v.toFixed(2);
 }
 
-// Put the cards in `order` into `strip` without moving `held` (the focused card, which
-// would lose the focus if it were taken out of the document and put back).
+// Put the cards in `order` into `strip`, moving only the cards out of place and never
+// `held` (the focused card, which would lose the focus if it were taken out of the
+// document and put back): a card taken out and put back is laid out anew.
 function placeAround(strip, order, held) {
   const at = order.indexOf(held);
-  for (let i = 0; i < at; i++) strip.insertBefore(order[i].card, held.card);
-  for (let i = at + 1; i < order.length; i++) order[i - 1].card.after(order[i].card);
+  for (let i = 0; i < at; i++)
+    if (strip.children[i] !== order[i].card) strip.insertBefore(order[i].card, strip.children[i]);
+  for (let i = at + 1; i < order.length; i++)
+    if (order[i - 1].card.nextSibling !== order[i].card) order[i - 1].card.after(order[i].card);
 }
 
 // spec.ranking(state, result) -> {
@@ -338,16 +412,18 @@ function rankView(spec, ctx) {
       seen.add(row.key);
       if (!rows.has(row.key)) rows.set(row.key, makeRow(row));
       const r = rows.get(row.key);
-      r.title.textContent = row.title;
+      setText(r.title, row.title);
       fills[row.key] = drawRow(r, row, v, w);
     }
     for (const [key, r] of rows) if (!seen.has(key)) { r.wrap.remove(); rows.delete(key); }
     help.hidden = !v.rows.some((row) => row.list);
     kinds = Object.fromEntries(v.rows.map((row) => [row.key, row.kind || "system"]));
-    legend.textContent = v.legend ?? (v.discount
+    // the legend names the cutoff's marks only when some rank lies after k
+    const cut = v.rows.some((row) => (v.k ?? row.grades.length) < row.grades.length);
+    setText(legend, v.legend ?? (v.discount
       ? "Outlined bar: the gain. Filled: gain × discount, what the rank adds to DCG. Hatched: what the discount takes away."
-        + " Dashed and grey: after the cutoff k. Dotted line: the filled height before your last change."
-      : "Each bar is a gain. Dashed and grey: after the cutoff k, not counted.");
+        + (cut ? " Dashed and grey: after the cutoff k." : "") + " Dotted line: the filled height before your last change."
+      : `Each bar is a gain.${cut ? " Dashed and grey: after the cutoff k, not counted." : ""}`));
     drawTotals(v, fills);
   }
 
@@ -387,26 +463,29 @@ function rankView(spec, ctx) {
       const barPx = gain * ctx.scale, fillPx = dg * ctx.scale;
       const below = i >= k;
       if (!below) parts.push(dg);
-      c.card.className = ["dcglab-card", below ? "dcglab-below" : "", i === k && k < n ? "dcglab-cut" : "",
+      const cls = ["dcglab-card", below ? "dcglab-below" : "", i === k && k < n ? "dcglab-cut" : "",
         g[i] === 0 ? "dcglab-zero" : "", (row.marks && row.marks[i]) || ""].filter(Boolean).join(" ");
+      if (c.card.className !== cls) c.card.className = cls;
       if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
       if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
-      c.ghost.style.bottom = `${c.fillPx ?? fillPx}px`;
-      c.ghost.hidden = c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
-      c.bar.style.height = `${barPx}px`;
-      c.fill.style.height = `${fillPx}px`;
+      const still = c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
+      if (!still) setStyle(c.ghost, "bottom", `${c.fillPx}px`);
+      if (c.ghost.hidden !== still) c.ghost.hidden = still;
+      setStyle(c.bar, "height", `${barPx}px`);
+      setStyle(c.fill, "height", `${fillPx}px`);
       c.barPx = barPx;
       c.fillPx = fillPx;
       const gl = v.gain === "linear" ? "" : ` → ${gainLabel(g[i], v.gain)}`;
-      c.grade.textContent = `${g[i]}${gl}`;
-      c.rank.textContent = String(i + 1);
+      setText(c.grade, `${g[i]}${gl}`);
+      setText(c.rank, `#${i + 1}`);
       const what = `rank ${i + 1}: grade ${g[i]}, gain ${gainLabel(g[i], v.gain)}`
         + (v.discount ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
         + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
-      if (editable) c.sr.textContent = `, ${what}`;
+      if (editable) setText(c.sr, `, ${what}`);
       labels.push(what);
     });
-    if (!editable) r.strip.setAttribute("aria-label", `${row.title}. ${labels.join("; ")}`);
+    const name = `${row.title}. ${labels.join("; ")}`;
+    if (!editable && r.strip.getAttribute("aria-label") !== name) r.strip.setAttribute("aria-label", name);
     // slide moved cards from where they were
     if (reorder && r.pitch) order.forEach((c, i) => {
       const dx = (was.get(r.ids[i]) - i) * r.pitch;
@@ -422,7 +501,7 @@ function rankView(spec, ctx) {
     const sums = totals.map((t) => (fills[t.row] || []).reduce((a, b) => a + b, 0));
     const top = Math.max(1e-12, ...sums);
     while (totalsEls.length < totals.length) {
-      const col = h("div", { class: "dcglab-total" });
+      const col = h("div", { class: "dcglab-total", role: "img" });
       const stack = h("span", { class: "dcglab-stack" });
       const ghost = h("span", { class: "dcglab-ghost" });
       const label = h("span", { class: "dcglab-total-label" });
@@ -446,25 +525,26 @@ function rankView(spec, ctx) {
         e.segs.push(seg);
       }
       e.segs.forEach((seg, i) => {
-        seg.hidden = i >= parts.length;
-        if (i < parts.length) seg.style.height = `${parts[i] * scale}px`;
+        if (seg.hidden !== i >= parts.length) seg.hidden = i >= parts.length;
+        if (i < parts.length) setStyle(seg, "height", `${parts[i] * scale}px`);
       });
       const px = sums[j] * scale;
       if (e.px !== null && Math.abs(e.px - px) > 0.5) {
         animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
         e.ghost.hidden = false;
-        e.ghost.style.bottom = `${e.px}px`;
-      } else e.ghost.hidden = true;
-      e.stack.style.height = `${px}px`;
+        setStyle(e.ghost, "bottom", `${e.px}px`);
+      } else if (!e.ghost.hidden) e.ghost.hidden = true;
+      setStyle(e.stack, "height", `${px}px`);
       e.px = px;
-      e.label.textContent = t.label;
-      e.value.textContent = fmt(sums[j]);
-      e.col.className = `dcglab-total dcglab-total-${kinds[t.row]}`;
-      e.col.setAttribute("role", "img");
-      e.col.setAttribute("aria-label", `${t.label} = ${fmt(sums[j])}`);
+      setText(e.label, t.label);
+      setText(e.value, fmt(sums[j]));
+      const cls = `dcglab-total dcglab-total-${kinds[t.row]}`;
+      if (e.col.className !== cls) e.col.className = cls;
+      const name = `${t.label} = ${fmt(sums[j])}`;
+      if (e.col.getAttribute("aria-label") !== name) e.col.setAttribute("aria-label", name);
     });
-    totalsEls.forEach((e, j) => { e.col.hidden = j >= totals.length; });
-    ratioEl.textContent = v.ratio || "";
+    totalsEls.forEach((e, j) => { if (e.col.hidden !== j >= totals.length) e.col.hidden = j >= totals.length; });
+    setText(ratioEl, v.ratio || "");
   }
 
   const help = h("p", { class: "dcglab-help", id: helpId },
@@ -601,7 +681,7 @@ export function mount(model, el, spec) {
     said = message;
     let changed = false;
     for (const p of spec.params) {
-      if (JSON.stringify(state[p]) !== JSON.stringify(model.get(p))) {
+      if (state[p] !== model.get(p) && JSON.stringify(state[p]) !== JSON.stringify(model.get(p))) {
         model.set(p, state[p]);
         changed = true;
       }
@@ -697,6 +777,13 @@ export function mount(model, el, spec) {
     }
     return memo.get(key);
   };
+  // JSON.stringify(state), with the JSON of the parameters no control changes kept
+  const fixedJson = new Map();
+  const stateJson = (state) => "{" + spec.params.map((p) => {
+    if (tunable.includes(p)) return `${JSON.stringify(p)}:${JSON.stringify(state[p])}`;
+    if (!fixedJson.has(p)) fixedJson.set(p, JSON.stringify(state[p]));
+    return `${JSON.stringify(p)}:${fixedJson.get(p)}`;
+  }).join(",") + "}";
   const update = () => {
     const state = readState();
     for (const c of controls) c.sync(state);
@@ -706,13 +793,11 @@ export function mount(model, el, spec) {
     if (rank) rank.update(state, result);
     if (spec.update) spec.update(view, state, result, ctx);
     else {
-      // disclosures ("show the numbers") stay open across updates
-      const open = Array.from(view.querySelectorAll("details"), (d) => d.open);
       const fresh = h("div", { class: "dcglab-output" });
       available = width;
+      patterns = { prefix: uid, count: 0 };
       spec.draw(fresh, state, result, ctx);
-      view.replaceChildren(...fresh.childNodes);
-      view.querySelectorAll("details").forEach((d, i) => { if (open[i]) d.open = true; });
+      morph(view, fresh);
     }
     const rows = spec.readouts(state, result);
     if (items.length !== rows.length) {
@@ -734,14 +819,15 @@ export function mount(model, el, spec) {
     });
     const patch = Object.fromEntries(tunable.map((p) => [p, state[p]]));
     link.setAttribute("href", `#dcglab.${spec.name}=${encodeURIComponent(JSON.stringify(patch))}`);
-    root.setAttribute("data-state", JSON.stringify(state));
+    root.setAttribute("data-state", stateJson(state));
     root.setAttribute("data-result", JSON.stringify(result));
   };
   // A state set from a kernel may break a dependent range: clamp it once, like a slider would.
   const fixed = clampState(readState(), controls);
   if (JSON.stringify(fixed) !== JSON.stringify(readState())) setAll(fixed);
-  // Parameters without a control (data) change only from a kernel: forget old results.
-  const forget = () => memo.clear();
+  // Parameters without a control (data) change only from a kernel: forget old results
+  // and their JSON (written once, not at every step).
+  const forget = () => { memo.clear(); fixedJson.clear(); };
   const fixedParams = spec.params.filter((p) => !tunable.includes(p));
   for (const p of fixedParams) model.on(`change:${p}`, forget);
   model.on("change", update);
@@ -830,7 +916,9 @@ function summarise(s) {
   return `${s.label}, ${list.join(", ")}`;
 }
 
-let patternCount = 0;
+// Ids of the hatch patterns: the explorer's id and a count that restarts with each
+// drawing (set by mount), so a redrawn chart keeps its ids.
+let patterns = { prefix: "dcglab", count: 0 };
 
 // A small line/bar/area chart that scales with its container (viewBox, no fixed width).
 // series: [{label, xs, ys, color: "c0".."c4"|"muted"|"marker", kind: "line"|"bar"|"area"|"marker",
@@ -899,7 +987,7 @@ export function chart(series, opts) {
       }));
     } else if (s.kind === "area") {
       // a hatch (full-contrast lines) over a light tint: the area reads without colour
-      const id = `dcglab-hatch-${++patternCount}`;
+      const id = `${patterns.prefix}-hatch-${++patterns.count}`;
       const pat = add("pattern", { id, patternUnits: "userSpaceOnUse", width: 6, height: 6,
                                    patternTransform: "rotate(45)" });
       const ln = document.createElementNS(SVG_NS, "line");
@@ -927,17 +1015,30 @@ export function chart(series, opts) {
       };
       s.xs.forEach((x, i) => (s.ys[i] === null ? flush() : run.push(`${X(x)},${Y(s.ys[i])}`)));
       flush();
-      if (s.markers || s.points)
+      const rad = s.big ? 5 : s.points ? 3.5 : 3;
+      const ring = `fill: none; stroke: ${color}; stroke-width: 2`;
+      if ((s.markers || s.points) && s.titles)
         s.xs.forEach((x, i) => {
           if (s.ys[i] === null) return;
-          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r: s.big ? 5 : s.points ? 3.5 : 3,
-                                    style: s.open && s.open[i] ? `fill: none; stroke: ${color}; stroke-width: 2` : `fill: ${color}` });
-          if (s.titles) {
-            const t = document.createElementNS(SVG_NS, "title");
-            t.textContent = s.titles[i];
-            c.append(t);
-          }
+          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r: rad,
+                                    style: s.open && s.open[i] ? ring : `fill: ${color}` });
+          const t = document.createElementNS(SVG_NS, "title");
+          t.textContent = s.titles[i];
+          c.append(t);
         });
+      else if (s.markers || s.points) {
+        // points without a tooltip: one path of circles per style (filled or open), so
+        // that hundreds of points are one element to draw and lay out
+        const dots = { filled: "", open: "" };
+        const r2 = 2 * rad;
+        s.xs.forEach((x, i) => {
+          if (s.ys[i] === null) return;
+          dots[s.open && s.open[i] ? "open" : "filled"] += `M${(X(x) - rad).toFixed(1)},${Y(s.ys[i]).toFixed(1)}`
+            + `a${rad},${rad} 0 1,0 ${r2},0a${rad},${rad} 0 1,0 ${-r2},0`;
+        });
+        if (dots.filled) add("path", { d: dots.filled, style: `fill: ${color}` });
+        if (dots.open) add("path", { d: dots.open, style: ring });
+      }
     }
   });
   const fig = h("figure", { class: "dcglab-figure" });
