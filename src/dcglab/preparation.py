@@ -91,11 +91,6 @@ class Prepared:
         ``judged_only``)."""
         return (~np.isnan(self.ranked_scores)).sum(axis=1)
 
-    @property
-    def unjudged(self) -> int:
-        """The level index of an unjudged document (and of padding)."""
-        return len(self.levels)
-
 
 def level_gains(
     levels: np.ndarray,
