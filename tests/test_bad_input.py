@@ -16,7 +16,7 @@ import pytest
 from dcglab.batch import evaluate, measure_specs
 from dcglab.cli import main
 from dcglab.options import CHOICES
-from dcglab.trec import read_qrels, read_run, single_separator
+from dcglab.trec import SCAN_CHUNK, fast_layout, read_qrels, read_run
 
 QRELS = "q1 0 d1 3\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 2\nq2 0 d5 1\n"
 RUN = (
@@ -340,13 +340,23 @@ def test_any_whitespace_reads_the_same(write, style):
 
 
 def test_the_fast_path_takes_single_separators_only(write):
-    assert single_separator(write("a", RUN)) == b" "
-    assert single_separator(write("b", RUN.replace(" ", "\t"))) == b"\t"
-    for style in ("mixed", "CRLF", "BOM", "vertical tab and form feed"):
-        assert single_separator(write("c", WHITESPACE[style](RUN))) is None
-    # runs of spaces pass the byte check, then polars sees empty fields and the
-    # general path reads them: same result (test_any_whitespace_reads_the_same)
-    assert single_separator(write("d", WHITESPACE["runs of spaces"](RUN))) == b" "
+    assert fast_layout(write("a", RUN), "run") == (b" ", False)
+    assert fast_layout(write("b", RUN.replace(" ", "\t")), "run") == (b"\t", False)
+    for style in ("mixed", "CRLF", "BOM", "vertical tab and form feed", "runs of spaces"):
+        assert fast_layout(write("c", WHITESPACE[style](RUN)), "run") is None
+    # a qrels is read with all its fields, so polars sees an empty field itself
+    assert fast_layout(write("d", WHITESPACE["runs of spaces"](QRELS)), "qrels") == (b" ", False)
+    assert fast_layout(write("e", "# a comment\n" + RUN), "run") == (b" ", True)
+    assert fast_layout(write("f", RUN.replace("Q0", "#Q0")), "run") == (b" ", False)
+
+
+@pytest.mark.parametrize("at", [7, SCAN_CHUNK - 2, SCAN_CHUNK - 1, SCAN_CHUNK, 2 * SCAN_CHUNK - 1])
+def test_the_scan_sees_a_doubled_separator_at_any_offset(write, at):
+    first = f"q0 Q0 {'x' * (at - 6)} 1 0.5 t\n"  # its third separator is byte ``at``
+    rest = "q1 Q0 d1 1 0.5 t\n" * (2 * SCAN_CHUNK // 17 + 2)
+    assert first[at] == " "
+    assert fast_layout(write("g", first + rest), "run") == (b" ", False)
+    assert fast_layout(write("h", first[: at + 1] + " " + first[at + 1 :] + rest), "run") is None
 
 
 def test_general_path_agrees_with_pytrec_eval(write, require):

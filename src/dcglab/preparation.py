@@ -270,7 +270,7 @@ def _prepare(
         r_index = run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1)
         scores = run_rows.pad(r_scores, np.nan)
         laid_out = (scores, r_index, r_docno)
-        ranking = _ranking(other_core, blocks, early, run_rows, kept, laid_out)
+        ranked = _ranking(other_core, blocks, early, run_rows, kept, laid_out)
         found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
         if found is None:  # equal hashes: a repeated docno (an error) or a collision
             raise_on_repeat(r, kept.r_query, r_docno, kept.r_rows, "run")
@@ -282,8 +282,9 @@ def _prepare(
         judged_index = judged_rows.pad(q_level.astype(np.int64), unjudged)
         table = _gain_table(levels, gain, negative_grades, kept.q_rows[level_rows], q)
         judged_gains = -np.sort(-table[judged_index], axis=1)
-        order = ranking()[:, :max_docs]  # -M: the first max_docs in trec_eval's order
-    ranked_index, ranked_scores = take_in_rows(index, order), take_in_rows(scores, order)
+        order, ranked_scores = ranked()
+    order, ranked_scores = order[:, :max_docs], ranked_scores[:, :max_docs]  # -M: the first
+    ranked_index = take_in_rows(index, order)
     if judged_only:  # the condensed list: unjudged documents leave, the judged move up
         drop = ranked_index == unjudged
         if negative_grades == "unjudged":
@@ -316,7 +317,15 @@ def _condensed(
     return take_in_rows(scores, order), take_in_rows(index, order)
 
 
-def _file_ranking(r: Table, blocks: Future) -> np.ndarray | None:
+def _ranked(
+    scores: np.ndarray, rows: np.ndarray, docno: pl.Series
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`dcglab.codes.trec_ranking` of a padded matrix, and its scores in that order."""
+    order = trec_ranking(scores, rows, docno)
+    return order, take_in_rows(scores, order)
+
+
+def _file_ranking(r: Table, blocks: Future) -> tuple[np.ndarray, np.ndarray] | None:
     """The run's documents ranked block by block (one row per query block, in
     file order), when the file holds equal blocks (``blocks``: their length,
     from :func:`dcglab.codes.equal_blocks`), which needs no query codes."""
@@ -324,7 +333,7 @@ def _file_ranking(r: Table, blocks: Future) -> np.ndarray | None:
     if width is None:
         return None
     shape = (len(r) // width, width)
-    return trec_ranking(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno)
+    return _ranked(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno)
 
 
 def _ranking(
@@ -334,9 +343,10 @@ def _ranking(
     run_rows: Grouping,
     kept: _Kept,
     laid_out: tuple[np.ndarray, np.ndarray, pl.Series],
-) -> Callable[[], np.ndarray]:
+) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
     """A function giving the ranking of the laid-out run (``laid_out``: the
-    scores, rows and docnos that :func:`dcglab.codes.trec_ranking` takes).
+    scores, rows and docnos that :func:`dcglab.codes.trec_ranking` takes) and
+    the scores in rank order (:func:`_ranked`), both computed on ``pool``.
 
     When the file holds equal blocks as long as the layout's rows, the early
     ranking of the file's blocks (:func:`_file_ranking`) is placed in the rows
@@ -346,16 +356,16 @@ def _ranking(
     width = blocks.result()
     n, w = run_rows.shape
     if width is None or width != w:
-        return pool.submit(trec_ranking, *laid_out).result
+        return pool.submit(_ranked, *laid_out).result
     kept_blocks = slice(None) if kept.r_rows is None else kept.r_rows[::width] // width
     rows = kept.r_query[::width]  # the layout's row of each kept block
 
-    def placed() -> np.ndarray:
-        ranked = early.result()[kept_blocks]
+    def placed() -> tuple[np.ndarray, np.ndarray]:
+        order, scores = (part[kept_blocks] for part in early.result())
         if len(rows) == n and np.array_equal(rows, np.arange(n)):
-            return ranked
-        out = np.tile(np.arange(w, dtype=ranked.dtype), (n, 1))
-        out[rows] = ranked
+            return order, scores
+        out = np.tile(np.arange(w, dtype=order.dtype), (n, 1)), np.full((n, w), np.nan)
+        out[0][rows], out[1][rows] = order, scores
         return out
 
     return placed
