@@ -162,3 +162,19 @@ def test_importing_dcglab_does_not_import_polars():
     (dcglab.__main__), so ``import dcglab`` must not import it."""
     code = "import sys, dcglab; assert 'polars' not in sys.modules; dcglab.evaluate"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("order", ["sorted", "shuffled", "repeated", "empty"])
+@pytest.mark.parametrize("n_chunks", [1, 2, 7])
+def test_gather_across_chunks_is_polars_gather(order, n_chunks):
+    rng = np.random.default_rng(n_chunks)
+    parts = [pl.Series([f"d{i}-{j}" for j in range(rng.integers(1, 30))]) for i in range(n_chunks)]
+    values = pl.concat(parts, rechunk=False)
+    assert values.n_chunks() == n_chunks
+    rows = {
+        "sorted": np.sort(rng.choice(len(values), len(values) // 2, replace=False)),
+        "shuffled": rng.permutation(len(values)),
+        "repeated": rng.integers(0, len(values), 3 * len(values)),
+        "empty": np.zeros(0, dtype=np.int64),
+    }[order]
+    assert codes.gather(values, rows).to_list() == values.gather(rows).to_list()

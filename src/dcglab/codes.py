@@ -21,6 +21,7 @@ __all__ = [
     "equal_blocks",
     "exact_match",
     "first_repeat",
+    "gather",
     "lexicographic_codes",
     "match_in_rows",
     "match_rows",
@@ -112,6 +113,41 @@ def take_in_rows(values: np.ndarray, columns: np.ndarray) -> np.ndarray:
     return out
 
 
+def gather(values: pl.Series, rows: np.ndarray) -> pl.Series:
+    """``values[rows]``, taken chunk by chunk.
+
+    A Series read from a CSV file is held in many chunks (polars makes about
+    one per 44,000 lines), and polars' own gather looks each row up across the
+    chunks, several times slower than from one chunk. Here the rows are sorted
+    (unless they already are), each chunk gives its own, and the result is put
+    back in the order asked.
+
+    Examples
+    --------
+    >>> parts = pl.concat([pl.Series(["a", "b"]), pl.Series(["c"])], rechunk=False)
+    >>> gather(parts, np.array([2, 0, 2])).to_list()
+    ['c', 'a', 'c']
+    """
+    chunks = values.get_chunks()
+    if len(chunks) == 1 or len(rows) == 0:
+        return values.gather(rows)
+    order = None if bool(np.all(rows[1:] >= rows[:-1])) else np.argsort(rows, kind="stable")
+    ordered = rows if order is None else rows[order]
+    ends = np.cumsum([len(c) for c in chunks])
+    cuts = np.searchsorted(ordered, ends)
+    parts = [
+        chunk.gather(ordered[lo:hi] - start)
+        for chunk, lo, hi, start in zip(chunks, np.r_[0, cuts[:-1]], cuts, np.r_[0, ends[:-1]])
+        if hi > lo
+    ]
+    got = pl.concat(parts, rechunk=True)
+    if order is None:
+        return got
+    back = np.empty_like(order)
+    back[order] = np.arange(len(order))
+    return got.gather(back)
+
+
 def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
     """Each row's columns in trec_eval's ranking order: score descending, then
     docno bytes descending (``strcmp``); padding last.
@@ -150,7 +186,7 @@ def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.n
         group = np.cumsum(starts, dtype=np.uint32 if len(at) < 2**32 else np.int64)
         cell = (at // w) * w + flat[at]
         key = sortable_bits(scores.ravel()[cell])
-        frame = pl.DataFrame({"group": group, "docno": docno.gather(rows.ravel()[cell])})
+        frame = pl.DataFrame({"group": group, "docno": gather(docno, rows.ravel()[cell])})
         sizes = np.diff(np.flatnonzero(starts), append=len(at))
         by = ["group", "docno"]  # when every group holds one score, the docno decides
         if not np.array_equal(key, np.repeat(key[starts], sizes)):
@@ -278,7 +314,7 @@ def match_rows(
     found = match_in_rows(hashes[0], r_index, hashes[1], q_index)
     if found is not None:
         hit = np.flatnonzero(found >= 0)
-        if not (q_docno.gather(found[hit]) == r_docno.gather(hit)).all():
+        if not (gather(q_docno, found[hit]) == gather(r_docno, hit)).all():
             return None
     return found
 

@@ -21,6 +21,7 @@ from .codes import (
     Grouping,
     equal_blocks,
     exact_match,
+    gather,
     lexicographic_codes,
     match_rows,
     may_repeat,
@@ -259,8 +260,8 @@ def _prepare(
         run_rows = Grouping(kept.r_query, nq, keep_order=True)
         if run_rows.row_of_code is not None:
             kept = _in_run_order(kept, run_rows.row_of_code)
-        q_docno = q.docno if len(kept.q_rows) == len(q) else q.docno.gather(kept.q_rows)
-        r_docno = r.docno if kept.r_rows is None else r.docno.gather(kept.r_rows)
+        q_docno = q.docno if len(kept.q_rows) == len(q) else gather(q.docno, kept.q_rows)
+        r_docno = r.docno if kept.r_rows is None else gather(r.docno, kept.r_rows)
         r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
         levels, level_rows, q_level = np.unique(
             q.value[kept.q_rows], return_index=True, return_inverse=True
