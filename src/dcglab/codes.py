@@ -355,7 +355,7 @@ class Grouping:
         self.order = self.flat = self.rows = self.row_of_code = None
         if len(codes) and np.all(sizes == width):
             firsts = codes[::width]
-            if np.array_equal(np.repeat(firsts, width), codes):  # contiguous blocks
+            if (codes.reshape(-1, width) == firsts[:, None]).all():  # contiguous blocks
                 if not np.all(firsts[1:] > firsts[:-1]):
                     if keep_order:
                         self.row_of_code = np.argsort(firsts)
