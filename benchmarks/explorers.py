@@ -13,6 +13,11 @@ first step of each control is a warm-up and is not counted. Reported per explore
 number of steps, the median and the worst step in milliseconds, and which control the
 worst step moved. Timing depends on the machine and on its load: the results file states
 both.
+
+The built pages run the explorer code saved in the notebooks' widget state. With
+``--current-js`` each page is served with that code replaced by the package's current
+front-end files (each widget's ``_esm`` and ``_css`` from its class), so that a change to
+the JavaScript is timed before the notebooks are executed again.
 """
 
 from __future__ import annotations
@@ -21,8 +26,11 @@ import argparse
 import contextlib
 import functools
 import http.server
+import importlib
+import json
 import os
 import platform
+import re
 import statistics
 import threading
 from pathlib import Path
@@ -101,11 +109,41 @@ def explorer_pages(site: Path) -> list[str]:
     )
 
 
-def measure(site: Path, rounds: int, only: set[str] | None = None) -> list[dict]:
+WIDGET_STATE = re.compile(
+    r'(<script type="application/vnd\.jupyter\.widget-state\+json">)(.*?)(</script>)', re.S
+)
+
+
+def with_current_js(html: str) -> str:
+    """A page whose saved explorers run the current front-end files of their classes."""
+
+    def swap(m: re.Match) -> str:
+        state = json.loads(m.group(2))
+        for model in state["state"].values():
+            widget = model["state"]
+            if "_anywidget_id" in widget and "_esm" in widget:
+                module, name = widget["_anywidget_id"].rsplit(".", 1)
+                cls = getattr(importlib.import_module(module), name)
+                widget["_esm"], widget["_css"] = cls._esm, cls._css
+        return m.group(1) + json.dumps(state).replace("</", "<\\/") + m.group(3)
+
+    return WIDGET_STATE.sub(swap, html)
+
+
+def measure(
+    site: Path, rounds: int, only: set[str] | None = None, current_js: bool = False
+) -> list[dict]:
     rows = []
     with serve(site) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
+        if current_js:
+
+            def current(route) -> None:
+                response = route.fetch()
+                route.fulfill(response=response, body=with_current_js(response.text()))
+
+            page.route("**/chapters/*.html", current)
         for rel in explorer_pages(site):
             page.goto(base + rel, wait_until="load")
             page.wait_for_function(
@@ -150,11 +188,17 @@ def main() -> None:
     parser.add_argument(
         "--only", nargs="+", metavar="NAME", help="measure only these explorers (data-explorer)"
     )
+    parser.add_argument(
+        "--current-js",
+        action="store_true",
+        help="run the package's current explorer code instead of the code saved in the pages",
+    )
     args = parser.parse_args()
-    rows = measure(args.site, args.rounds, set(args.only or ()))
+    rows = measure(args.site, args.rounds, set(args.only or ()), args.current_js)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [
-        f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds",
+        f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds"
+        + (", current front-end files" if args.current_js else ""),
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {load:.1f}",
         "",
         f"{'explorer':<16} {'steps':>5} {'median ms':>10} {'worst ms':>9}  worst control",

@@ -115,7 +115,8 @@ def _check_against_python(root) -> dict:
 
 @pytest.mark.parametrize("rel", EXPLORER_PAGES)
 def test_every_explorer_responds(page, site_dir, rel):
-    """Move every slider of every explorer; the output changes to dcglab's values."""
+    """Move every slider of every explorer and press each count's buttons; the output
+    changes to dcglab's values."""
     open_page(page, rel)
     roots = explorer_roots(page)
     assert roots, f"{rel} has no explorer"
@@ -129,15 +130,22 @@ def test_every_explorer_responds(page, site_dir, rel):
         changed_output = False
         for control in controls:
             old_state = root.get_attribute("data-state")
-            value = _new_value(control)
-            _set(control, value)
+            param = control.get_attribute("data-param")
+            name, _, idx = param.partition(".")
+            stepper = control.evaluate("e => e.tagName") == "BUTTON"
+            if stepper:  # a count's button: one step of data-step
+                if not control.is_enabled():
+                    continue
+                value = str(json.loads(old_state)[name] + int(control.get_attribute("data-step")))
+                control.click()
+            else:
+                value = _new_value(control)
+                _set(control, value)
             page.wait_for_function(
                 "([e, s]) => e.getAttribute('data-state') !== s",
                 arg=[root.element_handle(), old_state],
             )
-            param = control.get_attribute("data-param")
             state = json.loads(root.get_attribute("data-state"))
-            name, _, idx = param.partition(".")
             got = state[name][int(idx)] if idx else state[name]
             assert str(got) == value or float(got) == float(value), (param, got, value)
             after = _check_against_python(root)

@@ -24,13 +24,21 @@ function ndcgCurves(data, model, gainName) {
   return c.curves.get(key);
 }
 
-// Mean over queries at every k, once per model and gain: the mean nDCG curve, and the
-// mean gap BM25 − TF-IDF.
+// Mean over queries at every k of value(q, i) (i = k - 1): (1/Q) sum_q value(q, i), the
+// sum taken in query order from 0, as mean() takes it, so the numbers are mean()'s. One
+// pass over the queries fills every k, with no array per k.
+function meanOverQueries(queries, value) {
+  const sums = new Float64Array(KMAX);
+  for (let q = 0; q < queries; q++) for (let i = 0; i < KMAX; i++) sums[i] += value(q, i);
+  return Array.from(sums, (x) => x / queries);
+}
+
+// Once per model and gain: the mean nDCG curve, and the mean gap BM25 − TF-IDF.
 function meanCurve(data, model, gainName) {
   const c = store(data), key = `mean|${model}|${gainName}`;
   if (!c.curves.has(key)) {
     const v = ndcgCurves(data, model, gainName);
-    c.curves.set(key, KS.map((k) => mean(v.map((q) => q[k - 1]))));
+    c.curves.set(key, meanOverQueries(v.length, (q, i) => v[q][i]));
   }
   return c.curves.get(key);
 }
@@ -39,7 +47,7 @@ function gapCurve(data, gainName) {
   const c = store(data), key = `gap|${gainName}`;
   if (!c.curves.has(key)) {
     const b = ndcgCurves(data, "bm25", gainName), t = ndcgCurves(data, "tfidf", gainName);
-    c.curves.set(key, KS.map((k) => mean(b.map((v, q) => v[k - 1] - t[q][k - 1]))));
+    c.curves.set(key, meanOverQueries(b.length, (q, i) => b[q][i] - t[q][i]));
   }
   return c.curves.get(key);
 }
@@ -58,13 +66,16 @@ function perQuery(data, model, k, gainName) {
   return ndcgCurves(data, model, gainName).map((v) => v[k - 1]);
 }
 
-// Fill the cache for every model and gain after the first drawing, one pair at a time.
+// Fill the cache after the first drawing, one task per model and gain: its per-query
+// curves and mean curve, then each gain's gap curve, so that a gain change is a lookup.
 function warm(data) {
-  const todo = Object.keys(data.gains).flatMap((g) => Object.keys(MODEL_NAMES).map((m) => [m, g]));
+  const gains = Object.keys(data.gains);
+  const todo = gains.flatMap((g) => Object.keys(MODEL_NAMES).map((m) => () => meanCurve(data, m, g)))
+    .concat(gains.map((g) => () => gapCurve(data, g)));
   const step = () => {
     const next = todo.shift();
     if (!next) return;
-    ndcgCurves(data, ...next);
+    next();
     setTimeout(step, 0);
   };
   setTimeout(step, 0);

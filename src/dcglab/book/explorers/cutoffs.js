@@ -21,7 +21,7 @@ export default explorer({
     gain: "linear", discount: LOG2, k: s.k,
     totals: [{ row: "system", label: `DCG@${s.k}` }, { row: "ideal", label: `IDCG@${s.k}` }],
     ratio: r.ndcg_linear === null ? `nDCG@${s.k} is undefined: nothing is relevant, IDCG@${s.k} = 0.`
-      : `nDCG@${s.k} = ${fmt(r.dcg)} / ${fmt(r.idcg)} = ${fmt(r.ndcg_linear)} (linear gain): the dot at k on the right.`,
+      : `nDCG@${s.k} = ${fmt(r.dcg)} / ${fmt(r.idcg)} = ${fmt(r.ndcg_linear)} (linear gain): the filled share of the bracket at k, and the ringed dot on the nDCG chart.`,
   }),
   presets: (s) => rankingPresets(s),
   predict: {
@@ -37,18 +37,24 @@ export default explorer({
     const xs = Array.from({ length: n }, (_, i) => i + 1);
     const lin = curves(s.grades, null, "linear", LOG2, n);
     const exp = curves(s.grades, null, "exponential", LOG2, n);
+    const at = lin.ndcg[s.k - 1];
+    // the bracket at k (DCG@k filled inside IDCG@k) and the ringed dot at k are one
+    // colour and one name: the filled share of the bracket is the dot's height
+    const ratio = `DCG@${s.k} / IDCG@${s.k}`;
     const row = h("div", { class: "dcglab-charts" });
     row.append(chart([
       { kind: "area", xs, ys: lin.idcg, y0s: lin.dcg, color: "c1", label: "gap to the ideal" },
       { xs, ys: lin.idcg, color: "ideal", dash: "5,3", label: "IDCG@k", markers: true },
       { xs, ys: lin.dcg, color: "c0", label: "DCG@k", markers: true },
-      { kind: "marker", xs: [s.k], ys: [0], color: "c3", label: "highlighted k" },
+      { kind: "ratio", xs: [s.k], ys: [lin.idcg[s.k - 1]], y0s: [lin.dcg[s.k - 1]], color: "c3",
+        label: `${ratio} at the highlighted k`, text: at === null ? `${ratio} = 0 / 0` : ratio },
     ], { title: "Cumulative DCG (linear gain)", xlabel: "cutoff k", xticks: xs, xmin: 0.5, xmax: n + 0.5, width: 400 }));
     const undefinedAt = lin.ndcg.every((v) => v === null);
     row.append(chart([
       { xs, ys: lin.ndcg, label: "nDCG@k linear", markers: true },
       { xs, ys: exp.ndcg, label: "nDCG@k exponential", markers: true, dash: "5,3" },
-      { kind: "marker", xs: [s.k], ys: [0], color: "c3", label: "highlighted k" },
+      { kind: "focus", xs: [s.k], ys: [at], color: "c3", label: `nDCG@${s.k} = ${ratio}`,
+        text: at === null ? "" : `${fmt(at)} = ${ratio}` },
     ], { title: "nDCG at each cutoff", xlabel: "cutoff k", xticks: xs, ymin: 0, ymax: 1.05, xmin: 0.5, xmax: n + 0.5, width: 400,
          note: undefinedAt ? "undefined at every k: IDCG = 0" : "" }));
     out.append(row);

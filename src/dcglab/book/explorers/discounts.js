@@ -30,7 +30,7 @@ export default explorer({
     why: (a, b) => `It stays ${fmt(b.log_relative)}: changing b multiplies every weight by the same factor, `
       + `so rank 1's weight changes too (the absolute weight went from ${fmt(a.log)} to ${fmt(b.log)}).`,
   },
-  draw(out, s) {
+  draw(out, s, r, ctx) {
     const xs = Array.from({ length: s.n }, (_, i) => i + 1);
     // the legend names the curves as the chapter's figure does
     const b = Number.isInteger(s.base) ? String(s.base) : s.base.toFixed(1);
@@ -38,6 +38,17 @@ export default explorer({
     const curve = (d) => {
       const w = weights(s.n, d);
       return rel ? w.map((x) => x / w[0]) : w;
+    };
+    const families = [
+      ["1/log", { kind: "log", base: s.base }], ["J–K", { kind: "jk", base: s.base }],
+      ["geometric", { kind: "geometric", p: s.p }], ["1/i", { kind: "reciprocal" }],
+    ];
+    const shown = families.map(([, d]) => curve(d));
+    // details on demand: the four weights of a rank (the inspected one, or the one pointed at)
+    const tip = {
+      x: s.rank, xs, pick: (i) => ctx.write("rank", i, `Inspecting rank ${i}.`),
+      lines: (i) => [`rank ${i}${rel ? ", relative to rank 1" : ""}`]
+        .concat(families.map(([name], j) => `${name}: ${fmt(shown[j][i - 1])}`)),
     };
     const ticks = [...new Set([1, 5, 10, 20, 30, 40, 50].filter((x) => x <= s.n).concat([s.rank, s.n]))].sort((x, y) => x - y);
     out.append(chart([
@@ -47,7 +58,8 @@ export default explorer({
       { xs, ys: curve({ kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
       { kind: "marker", xs: [s.rank], ys: [0], color: "marker", label: "inspected rank" },
     ], { title: rel ? "Weight by rank, relative to rank 1 (dashed line: a tenth)" : "Weight by rank",
-         xlabel: "rank i", xticks: ticks, ymin: 0, ymax: rel ? 1.05 : undefined, refs: rel ? [0.1] : [] }));
+         xlabel: "rank i", xticks: ticks, ymin: 0, ymax: rel ? 1.05 : undefined, refs: rel ? [0.1] : [], tip }));
+    out.append(para("Point at the chart for the weights of any rank; click to inspect it."));
   },
   readouts: (s, r) => [
     [`rank ${s.rank}: 1/log_b(i+1) =`, "log", fmt(r.log)],

@@ -44,6 +44,32 @@ function curveOver(s) {
   return remember(curveMemo, memoKey(s), 32, () => CURVE_AS.map((a) => 100 * revCount(s, a).share));
 }
 
+// While the page is idle, fill the curves of the other cutoffs of the current multiset,
+// nearest first, one cutoff per idle period, so that a change of k is then a lookup. A
+// step to a state not yet filled computes it in the step.
+const idle = typeof requestIdleCallback === "function"
+  ? (job) => requestIdleCallback(job)
+  : (job) => setTimeout(() => job({ timeRemaining: () => 50 }), 0);
+// One cutoff of nine documents takes a few milliseconds: wait for an idle period that long.
+const IDLE_MS = 12;
+let pending = null;
+function prefetch(s) {
+  const n = s.n, k = Math.min(s.k, n);
+  const todo = Array.from({ length: n }, (_, i) => i + 1).filter((j) => j !== k)
+    .sort((x, y) => Math.abs(x - k) - Math.abs(y - k) || x - y).map((j) => ({ ...s, k: j }));
+  const start = pending === null;
+  pending = todo;
+  if (start) idle(function run(deadline) {
+    if (pending.length && deadline.timeRemaining() >= IDLE_MS) {
+      const next = pending.shift();
+      curveOver(next);
+      examples(next);
+    }
+    if (pending.length) idle(run);
+    else pending = null;
+  });
+}
+
 const exampleMemo = new Map();
 function examples(s) {
   return remember(exampleMemo, JSON.stringify([memoKey(s), s.a]), 32, () => {
@@ -94,6 +120,7 @@ export default explorer({
       + "the further a^rel − 1 is from linear, the more often the two gains disagree.",
   },
   draw(out, s, r, ctx) {
+    if (judgedOf(s).some((g) => g > 0)) prefetch(s);
     const ex = examples(s);
     if (ex.length > 1) {
       const next = h("button", { type: "button", class: "dcglab-chip" }, "Show another reversal");

@@ -15,12 +15,15 @@ function idealWithMarks(s) {
 
 export default explorer({
   name: "ideal_source",
-  title: "Where does the ideal come from? Add judged documents the system missed",
+  title: "Where does the ideal come from?",
   params: ["retrieved", "missing", "n_missing", "k"],
-  editable: ["retrieved"],
-  controls: (s) => [{ param: "n_missing", label: "judged, not retrieved", min: 0, max: s.missing.length, step: 1 }]
-    .concat(listSliders(s, "missing", { label: (i) => `missed doc ${i + 1} grade`, shown: (st, i) => i < st.n_missing }))
-    .concat([cutoffSlider(s, "retrieved")]),
+  editable: ["retrieved", "missing"],
+  // k first: the documents added below it never move it
+  controls: (s) => [
+    cutoffSlider(s, "retrieved"),
+    { param: "n_missing", label: "judged documents the system missed", min: 0, max: s.missing.length, step: 1,
+      stepper: ["Remove one", "Add one"] },
+  ],
   compute: (s) => ({
     retrieved: ndcgAt(s.retrieved, null, s.k, "linear", LOG2),
     qrels_cut: ndcgAt(s.retrieved, judgedOf(s), s.k, "linear", LOG2),
@@ -28,16 +31,28 @@ export default explorer({
   }),
   ranking: (s, r) => {
     const full = idealWithMarks(s);
+    const missed = s.missing.slice(0, s.n_missing);
     return {
       rows: [
         { key: "system", title: "Retrieved ranking", grades: s.retrieved, list: "retrieved" },
-        { key: "from_run", kind: "ideal", title: `Ideal from the retrieved items: nDCG ${fmtNdcg(r.retrieved)}`,
+        { key: "missed", title: "Judged, not retrieved: the documents the system missed", grades: missed, list: "missing",
+          marks: missed.map(() => "dcglab-missed"), k: null },
+        { key: "from_run", kind: "ideal", title: `1. Ideal from the retrieved documents: nDCG@${s.k} ${fmtNdcg(r.retrieved)}`,
           grades: idealOrder(s.retrieved, "linear") },
         { key: "from_qrels", kind: "ideal",
-          title: `Ideal from all judged documents (orange: missed): nDCG@${s.k} ${fmtNdcg(r.qrels_cut)}, `
-            + `uncut ${fmtNdcg(r.qrels_full)}`, grades: full.grades, marks: full.marks },
+          title: `2. Ideal from all judged documents, cut at k (orange: missed): nDCG@${s.k} ${fmtNdcg(r.qrels_cut)}`,
+          grades: full.grades, marks: full.marks },
+        { key: "uncut", kind: "ideal",
+          title: `3. The uncut ideal, every judged document (orange: missed): nDCG ${fmtNdcg(r.qrels_full)}`,
+          grades: full.grades, marks: full.marks, k: null },
       ],
       gain: "linear", discount: LOG2, k: s.k,
+      totals: [
+        { row: "system", label: `DCG@${s.k}` }, { row: "from_run", label: `IDCG@${s.k} (1)` },
+        { row: "from_qrels", label: `IDCG@${s.k} (2)` }, { row: "uncut", label: "IDCG (3)" },
+      ],
+      ratio: `Lists 1 and 2 differ only when a missed document is good enough to reach the top ${s.k}; `
+        + "list 3 counts every judged document, and the uncut nDCG also counts the whole retrieved list.",
     };
   },
   presets: (s) => rankingPresets(s, "retrieved").concat([["no missed documents", { n_missing: 0 }]]),

@@ -14,6 +14,21 @@ function tint(v, big) {
 
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(3);
 
+// The swap formula of ranks i < j (from 1) with its numbers filled in:
+// ΔnDCG@k = (g_j − g_i)(d(i) − d(j)) / IDCG@k, where d is 0 below the cutoff.
+function swapDetail(s, i, j) {
+  const n = s.grades.length, k = Math.min(s.k, n);
+  const d = weights(k, LOG2).concat(new Array(n - k).fill(0));
+  const g = s.grades.map((x) => gainValue(x, s.gain));
+  const idcg = dcgCurve(idealOrder(s.grades, s.gain), s.gain, LOG2)[k - 1];
+  const v = swapDeltas(s.grades, s.k, s.gain, LOG2)[i - 1][j - 1];
+  const num = (x) => (Number.isInteger(x) ? String(x) : fmt(x));
+  const sub = (x) => String(x).replace(/\d/g, (c) => "₀₁₂₃₄₅₆₇₈₉"[c]);
+  return `Ranks ${i} and ${j}: (g${sub(j)} − g${sub(i)})(d(${i}) − d(${j})) / IDCG@${k} = `
+    + `(${num(g[j - 1])} − ${num(g[i - 1])})(${num(d[i - 1])} − ${num(d[j - 1])}) / ${fmt(idcg)} = ${signed(v)}`
+    + (j > k && i > k ? ", both below the cutoff." : ".");
+}
+
 export default explorer({
   name: "swaps",
   title: "ΔnDCG of swapping two documents (the LambdaRank weight)",
@@ -49,12 +64,27 @@ export default explorer({
       return;
     }
     out.append(para(`ΔnDCG@${s.k} (${s.gain} gain) when the documents at ranks i (row) and j (column) swap;`
-      + " red (+) raises nDCG, blue (−) lowers it; the best swap is outlined. Click a cell to make that swap."));
+      + " red (+) raises nDCG, blue (−) lowers it; the best swap is outlined; dashed lines mark the cutoff k."
+      + " Point at or focus a cell for its formula; click it to make that swap."));
     const d = swapDeltas(s.grades, s.k, s.gain, LOG2);
     const big = Math.max(1e-12, ...d.flat().map(Math.abs));
     const rows = d.map((row, i) => [`${i + 1} (grade ${s.grades[i]})`].concat(row.map((v, j) => (j <= i ? "" : signed(v)))));
     const box = table(["rank"].concat(Array.from({ length: n }, (_, j) => String(j + 1))), rows,
       `Change in nDCG@${s.k} for each swap`);
+    // the cutoff: a dashed line after row k and after column k, as in the chapter's figure
+    const cut = Math.min(s.k, n);
+    if (cut < n) {
+      box.querySelectorAll("tr").forEach((tr) => tr.children[cut].classList.add("dcglab-cut-col"));
+      box.querySelectorAll("tbody tr")[cut - 1].classList.add("dcglab-cut-row");
+    }
+    const detailId = `${ctx.id}-swap`;
+    const at = ctx.local.swap && ctx.local.swap[1] <= n ? ctx.local.swap : [r.best_i || 1, r.best_j || 2];
+    const detail = h("p", { class: "dcglab-swap-detail", id: detailId }, swapDetail(s, at[0], at[1]));
+    const show = (i, j) => () => {
+      ctx.local.swap = [i, j];
+      const live = document.getElementById(detailId);
+      if (live) live.textContent = swapDetail(s, i, j);
+    };
     box.querySelectorAll("tbody tr").forEach((tr, i) => {
       tr.querySelectorAll("td").forEach((td, j) => {
         if (j === 0 || j - 1 <= i) return;
@@ -66,13 +96,16 @@ export default explorer({
           b.style.color = "#111";
         }
         if (i + 1 === r.best_i && j === r.best_j) b.classList.add("dcglab-best");
+        b.setAttribute("aria-describedby", detailId);
+        b.onfocus = show(i + 1, j);
+        b.onpointerenter = show(i + 1, j);
         b.onclick = () => ctx.write("grades", swapped(s.grades, i, j - 1),
           `Swapped ranks ${i + 1} and ${j}: nDCG ${fmtNdcg(r.ndcg)} → `
           + `${fmtNdcg(ndcgAt(swapped(s.grades, i, j - 1), null, s.k, s.gain, LOG2))}.`);
         td.replaceChildren(b);
       });
     });
-    out.append(box);
+    out.append(box, detail);
   },
   readouts: (s, r) => [
     [`nDCG@${s.k} =`, "ndcg", fmtNdcg(r.ndcg)],

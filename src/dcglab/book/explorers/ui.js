@@ -53,8 +53,10 @@ function evaluate(x, state) {
 // opts: {label(i), max, shown(state, i)}
 export function listSliders(state, name, opts = {}) {
   const label = opts.label || ((i) => `rank ${i + 1} grade`);
+  const max = opts.max ?? 3;
   return state[name].map((_, i) => ({
-    param: `${name}.${i}`, label: label(i), min: 0, max: opts.max ?? 3, step: 1, group: opts.group,
+    param: `${name}.${i}`, label: label(i), min: 0, max, step: 1, group: opts.group,
+    ticks: Array.from({ length: max + 1 }, (_, g) => g),
     shown: opts.shown ? (s) => opts.shown(s, i) : undefined,
   }));
 }
@@ -77,6 +79,7 @@ export function cutoffSlider(s, list = "grades", label = "cutoff k", extra = {})
 // shown(state) hides it and enabled(state) disables it where it cannot matter, with
 // `why` (a short text) shown beside it and read with it while it is disabled.
 function makeControl(c, onInput) {
+  if (c.stepper) return makeStepper(c, onInput);
   const row = h("label", { class: "dcglab-control" });
   row.append(h("span", { class: "dcglab-label" }, c.label));
   let input;
@@ -89,7 +92,20 @@ function makeControl(c, onInput) {
     input = h("input", { type: "range", min: c.min, step: c.step, "data-param": c.param });
     input.addEventListener("input", () => onInput(c, Number(input.value)));
   }
-  row.append(input, value);
+  if (c.ticks) {
+    // a grade slider: tick marks (a datalist) and the labels 0 1 2 3 under its stops
+    const id = `dcglab-ticks-${Math.random().toString(36).slice(2, 10)}`;
+    const list = h("datalist", { id });
+    const labels = h("span", { class: "dcglab-ticks", "aria-hidden": "true" });
+    for (const t of c.ticks) {
+      list.append(h("option", { value: t, label: String(t) }));
+      labels.append(h("span", {}, String(t)));
+    }
+    input.setAttribute("list", id);
+    const track = h("span", { class: "dcglab-track" });
+    track.append(input, labels, list);
+    row.append(track, value);
+  } else row.append(input, value);
   // out of the control's name (aria-hidden), read as its description
   const why = h("span", { class: "dcglab-why", id: `dcglab-why-${Math.random().toString(36).slice(2, 10)}`, "aria-hidden": "true" });
   if (c.why) {
@@ -121,6 +137,35 @@ function makeControl(c, onInput) {
   return { row, sync, control: c };
 }
 
+// A count changed by two buttons, {param, label, min, max, stepper: [less, more]}: e.g.
+// documents added one at a time, each then shown as a card (no slider per document).
+// A button that cannot act is disabled; its focus then goes to the other one.
+function makeStepper(c, onInput) {
+  const row = h("div", { class: "dcglab-control dcglab-stepper", role: "group", "aria-label": c.label });
+  const value = h("span", { class: "dcglab-value" });
+  const buttons = c.stepper.map((text, j) => {
+    const b = h("button", { type: "button", class: "dcglab-chip", "data-param": c.param, "data-step": j ? "1" : "-1" }, text);
+    b.addEventListener("click", () => onInput(c, readLast() + (j ? 1 : -1)));
+    return b;
+  });
+  row.append(h("span", { class: "dcglab-label" }, c.label), value, ...buttons);
+  let now = null;
+  const readLast = () => now;
+  const sync = (state) => {
+    now = readParam(state, c.param);
+    const hi = evaluate(c.max, state);
+    setText(value, String(now));
+    const off = [now <= c.min, now >= hi];
+    buttons.forEach((b, j) => {
+      if (b.disabled === off[j]) return;
+      const had = document.activeElement === b;
+      b.disabled = off[j];
+      if (had && off[j]) buttons[1 - j].focus({ preventScroll: true });
+    });
+  };
+  return { row, sync, control: c };
+}
+
 // Clamp every slider into its (possibly state-dependent) range; returns the fixed state.
 function clampState(state, controls) {
   for (const { control: c } of controls) {
@@ -141,9 +186,13 @@ function writeInto(state, param, value) {
 // Attributes the page sets after drawing: a disclosure's open state, a box's overflow.
 const kept = (x, name) => (name === "open" && x.nodeName === "DETAILS") || name === "data-overflow";
 
+// The handler properties morph carries over: a click, and the hover or focus that shows
+// an element's details.
+const HANDLERS = ["onclick", "onfocus", "onpointerenter", "onpointermove", "onpointerleave"];
+
 // Make the children of `live` match those of `fresh`: a node of the same kind in the same
-// place is kept, and only its changed attributes, text and click handler (the onclick
-// property) are written. The browser then lays out again only what changed, a focused
+// place is kept, and only its changed attributes, text and handlers (the HANDLERS
+// properties) are written. The browser then lays out again only what changed, a focused
 // button keeps the focus, and a disclosure keeps the reader's open or closed state.
 export function morph(live, fresh) {
   const want = Array.from(fresh.childNodes);
@@ -159,7 +208,7 @@ export function morph(live, fresh) {
         if (x.getAttribute(name) !== v && !kept(x, name)) x.setAttribute(name, v);
       }
       for (const name of x.getAttributeNames()) if (!y.hasAttribute(name) && !kept(x, name)) x.removeAttribute(name);
-      if (x.onclick !== y.onclick) x.onclick = y.onclick;
+      for (const on of HANDLERS) if (x[on] !== y[on]) x[on] = y[on];
       morph(x, y);
     }
   });
@@ -246,9 +295,14 @@ function placeAround(strip, order, held) {
 }
 
 // spec.ranking(state, result) -> {
-//   rows: [{key, title, grades, list (param edited, for an editable strip), marks (class per rank)}],
+//   rows: [{key, title, grades, list (param edited, for an editable strip), marks (class per rank),
+//           k (this row's cutoff, null for none; else the view's k)}],
 //   gain, discount (null: no discount, the filled part is the whole gain), k, max (top grade),
 //   totals: [{row, label}] (stacks of the filled parts of the top k), ratio: text under them }
+function rowCut(row, v) {
+  return "k" in row ? row.k : v.k;
+}
+
 function rankView(spec, ctx) {
   const box = h("div", { class: "dcglab-rank" });
   const rowsBox = h("div", { class: "dcglab-rank-rows" });
@@ -293,8 +347,11 @@ function rankView(spec, ctx) {
     // a card's accessible name is its text: the visible grade and rank, then a fuller
     // description for screen readers (so the name contains what is seen)
     const sr = h("span", { class: "dcglab-sr" });
-    card.append(area, grade, rank, sr);
-    const c = { card, area, bar, fill, ghost, grade, rank, sr, fillPx: null, barPx: null };
+    // the numbers of the rank, shown on hover and keyboard focus (styles.css); the same
+    // text is in the card's name, so the tip itself is hidden from screen readers
+    const tip = h("span", { class: "dcglab-tip", "aria-hidden": "true" });
+    card.append(area, grade, rank, sr, tip);
+    const c = { card, area, bar, fill, ghost, grade, rank, sr, tip, fillPx: null, barPx: null };
     if (editable) bindCard(r, c);
     return c;
   }
@@ -419,7 +476,7 @@ function rankView(spec, ctx) {
     help.hidden = !v.rows.some((row) => row.list);
     kinds = Object.fromEntries(v.rows.map((row) => [row.key, row.kind || "system"]));
     // the legend names the cutoff's marks only when some rank lies after k
-    const cut = v.rows.some((row) => (v.k ?? row.grades.length) < row.grades.length);
+    const cut = v.rows.some((row) => (rowCut(row, v) ?? row.grades.length) < row.grades.length);
     setText(legend, v.legend ?? (v.discount
       ? "Outlined bar: the gain. Filled: gain × discount, what the rank adds to DCG. Hatched: what the discount takes away."
         + (cut ? " Dashed and grey: after the cutoff k." : "") + " Dotted line: the filled height before your last change."
@@ -428,7 +485,7 @@ function rankView(spec, ctx) {
   }
 
   function drawRow(r, row, v, w) {
-    const g = row.grades, n = g.length, k = Math.min(v.k ?? n, n);
+    const g = row.grades, n = g.length, k = Math.min(rowCut(row, v) ?? n, n);
     const editable = Boolean(row.list);
     if (r.all === undefined || r.all.length !== n) {
       (r.all || []).forEach((c) => c.card.remove());
@@ -482,6 +539,7 @@ function rankView(spec, ctx) {
         + (v.discount ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
         + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
       if (editable) setText(c.sr, `, ${what}`);
+      setText(c.tip, what.charAt(0).toUpperCase() + what.slice(1));
       labels.push(what);
     });
     const name = `${row.title}. ${labels.join("; ")}`;
@@ -916,6 +974,50 @@ function summarise(s) {
   return `${s.label}, ${list.join(", ")}`;
 }
 
+// Details on demand in a chart, tip = {x, xs, lines(x) -> [text], pick(x)}: a box with the
+// numbers at x (the inspected value, which the keyboard moves with its slider); pointing
+// at the chart shows them at the nearest of xs instead, and a click picks that x. The
+// box is redrawn in place while the pointer moves (no new drawing of the chart).
+function chartTip(svg, tip, { X, W, m, H, xmin, xmax }) {
+  const make = (parent, tag, attrs) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    parent.append(e);
+    return e;
+  };
+  const g = make(svg, "g", { class: "dcglab-chart-tip", "aria-hidden": "true" });
+  const guide = make(g, "line", { y1: m.t, y2: H - m.b, style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" });
+  // the box is a backdrop for its text (a little translucent), not a mark of the chart
+  const box = make(g, "rect", { rx: 4, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" });
+  const rows = tip.lines(tip.x).map(() => make(g, "text", { "font-size": 12, style: "fill: var(--dcglab-fg)" }));
+  const place = (x) => {
+    const lines = tip.lines(x);
+    const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x);
+    const left = Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8);
+    guide.setAttribute("x1", px);
+    guide.setAttribute("x2", px);
+    g.setAttribute("data-x", x);
+    for (const [k, v] of Object.entries({ x: left, y: m.t, width: w, height: 8 + 15 * lines.length })) box.setAttribute(k, v);
+    rows.forEach((t, i) => {
+      t.setAttribute("x", left + 6);
+      t.setAttribute("y", m.t + 16 + 15 * i);
+      t.textContent = lines[i] ?? "";
+    });
+  };
+  place(tip.x);
+  const nearest = (ev) => {
+    const b = svg.getBoundingClientRect();
+    const vx = ((ev.clientX - b.left) * W) / (b.width || 1);
+    const x = xmin + ((vx - m.l) / (W - m.l - m.r)) * (xmax - xmin);
+    return tip.xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), tip.xs[0]);
+  };
+  const area = make(svg, "rect", { class: "dcglab-chart-pick", x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b,
+                                   style: "fill: transparent; cursor: crosshair" });
+  area.onpointermove = (ev) => place(nearest(ev));
+  area.onpointerleave = () => place(tip.x);
+  area.onclick = (ev) => tip.pick(nearest(ev));
+}
+
 // Ids of the hatch patterns: the explorer's id and a count that restarts with each
 // drawing (set by mount), so a redrawn chart keeps its ids.
 let patterns = { prefix: "dcglab", count: 0 };
@@ -947,10 +1049,11 @@ export function chart(series, opts) {
   svg.setAttribute("class", "dcglab-chart");
   svg.setAttribute("style", `max-width: ${W}px`);
   svg.setAttribute("role", "img");
-  const named = series.filter((s) => s.label && s.kind !== "marker");
-  const markers = series.filter((s) => s.kind === "marker" && s.label);
+  const pointed = (s) => ["marker", "ratio", "focus"].includes(s.kind);
+  const named = series.filter((s) => s.label && !pointed(s));
+  const markers = series.filter((s) => pointed(s) && s.label);
   const alt = [opts.title || "chart"].concat(named.map(summarise),
-    markers.map((s) => `${s.label} at ${s.xs[0]}`)).join(". ");
+    markers.map((s) => `${s.label} at ${s.xs[0]}${s.text ? `: ${s.text}` : ""}`)).join(". ");
   svg.setAttribute("aria-label", (opts.alt ? opts.alt + ". " : "") + alt);
   const add = (tag, attrs, text) => {
     const e = document.createElementNS(SVG_NS, tag);
@@ -979,9 +1082,11 @@ export function chart(series, opts) {
   series.forEach((s, j) => {
     const color = paint(s, j);
     if (s.kind === "bar") {
-      const bw = Math.abs(X(xmin + 1) - X(xmin)) * 0.7;  // bars one x unit apart
+      // bars one x unit apart; `share` (of the unit) and `shift` put two series side by side
+      const bw = Math.abs(X(xmin + 1) - X(xmin)) * (s.share ?? 0.7);
       s.xs.forEach((x, i) => add("rect", {
-        x: X(x) - bw / 2, y: Y(Math.max(0, s.ys[i])), width: bw,
+        x: X(x) + (s.shift ?? 0) * Math.abs(X(xmin + 1) - X(xmin)) - bw / 2, y: Y(Math.max(0, s.ys[i])), width: bw,
+        ...(s.cls ? { class: s.cls } : {}),
         height: Math.abs(Y(0) - Y(s.ys[i])),
         style: s.hollow ? `fill: none; stroke: ${color}; stroke-width: 2` : `fill: ${color}`,
       }));
@@ -999,6 +1104,25 @@ export function chart(series, opts) {
       const pts = top.concat(bottom).join(" ");
       add("polygon", { points: pts, style: `fill: ${color}; fill-opacity: 0.12` });
       add("polygon", { points: pts, fill: `url(#${id})` });
+    } else if (s.kind === "ratio") {
+      // a bracket at x: its outline reaches ys (the denominator), its filled part y0s
+      // (the numerator), so the filled share of the bracket is the ratio
+      const x = X(s.xs[0]), w = 14, top = Y(s.ys[0]), mid = Y(s.y0s[0]), base = Y(0);
+      add("rect", { class: "dcglab-ratio-whole", x: x - w / 2, y: top, width: w, height: base - top,
+                    style: `fill: none; stroke: ${color}; stroke-width: 2` });
+      add("rect", { class: "dcglab-ratio-part", x: x - w / 2, y: mid, width: w, height: base - mid,
+                    style: `fill: ${color}` });
+      if (s.text) add("text", { x: x + w / 2 + 3 > W - 90 ? x - w / 2 - 3 : x + w / 2 + 3, y: Math.max(m.t + 10, top - 4),
+                                "text-anchor": x + w / 2 + 3 > W - 90 ? "end" : "start", "font-size": 12,
+                                style: `fill: ${color}` }, s.text);
+    } else if (s.kind === "focus") {
+      // one point ringed and named: the value the ratio on another chart gives
+      if (s.ys[0] === null) return;
+      const x = X(s.xs[0]), y = Y(s.ys[0]);
+      add("circle", { class: "dcglab-focus", cx: x, cy: y, r: 7, style: `fill: none; stroke: ${color}; stroke-width: 3` });
+      if (s.text) add("text", { x: x > W - 90 ? x - 10 : x + 10, y: Math.max(m.t + 10, y - 10),
+                                "text-anchor": x > W - 90 ? "end" : "start", "font-size": 12,
+                                style: `fill: ${color}` }, s.text);
     } else if (s.kind === "marker") {
       const x = X(s.xs[0]);
       add("line", { x1: x, y1: m.t, x2: x, y2: H - m.b,
@@ -1041,13 +1165,14 @@ export function chart(series, opts) {
       }
     }
   });
+  if (opts.tip) chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax });
   const fig = h("figure", { class: "dcglab-figure" });
   fig.append(svg);
   const legend = h("ul", { class: "dcglab-legend", "aria-hidden": "true" });
   series.forEach((s, j) => {
     if (!s.label) return;
     const li = h("li");
-    const kind = s.points ? "point" : s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
+    const kind = s.kind === "ratio" || s.kind === "focus" ? s.kind : s.points ? "point" : s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
       : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash || s.kind === "marker" ? "dash" : "line";
     const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
     li.append(sw, document.createTextNode(s.label));

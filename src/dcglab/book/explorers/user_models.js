@@ -32,17 +32,49 @@ export default explorer({
     why: (a, b, s) => `RBP went from ${fmt(a.rbp)} to ${fmt(b.rbp)}. An impatient reader puts more weight on rank 1, `
       + `and this ranking's rank 1 is ${s.grades[0] > 0 ? "relevant" : "not relevant"}.`,
   },
-  draw(out, s, r) {
-    // one bar chart per measure: the bars of a measure add up to its score
+  draw(out, s, r, ctx) {
+    // one bar chart per measure: the bars of a measure add up to its score, all on one
+    // axis; a pinned state is drawn as outlined bars beside the current ones
     const parts = contributions(s.grades, s.p);
+    const pin = ctx.local.pin || null;
     const xs = s.grades.map((_, i) => i + 1);
-    const top = Math.max(1e-12, ...MEASURES.flatMap(([key]) => parts[key]));
+    const top = Math.max(1e-12, ...MEASURES.flatMap(([key]) => parts[key].concat(pin ? pin.parts[key] : [])));
+    const tools = h("div", { class: "dcglab-presets" });
+    const pinButton = h("button", { type: "button", class: "dcglab-chip dcglab-pin" }, "Pin this state");
+    pinButton.onclick = () => {
+      ctx.local.pin = { parts: contributions(s.grades, s.p), result: { ...r }, grades: s.grades.slice(), p: s.p };
+      ctx.refresh();
+    };
+    tools.append(pinButton);
+    if (pin) {
+      const clear = h("button", { type: "button", class: "dcglab-chip dcglab-unpin" }, "Clear the pin");
+      clear.onclick = () => { ctx.local.pin = null; ctx.refresh(); };
+      tools.append(clear);
+    }
+    out.append(tools);
+    if (pin) {
+      const change = MEASURES.map(([key, name]) => {
+        const a = pin.result[key], b = r[key];
+        if (a === null || b === null) return `${name} undefined`;
+        const sign = Math.abs(b - a) < 5e-4 ? "" : b > a ? "+" : "−";
+        return `${name} ${sign}${fmt(Math.abs(b - a))}`;
+      });
+      out.append(para(`Pinned: grades ${pin.grades.join(", ")}, p = ${pin.p}. Change since the pin: ${change.join(", ")}.`));
+    }
     const row = h("div", { class: "dcglab-charts" });
     for (const [key, name, formula] of MEASURES) {
       const value = key === "ndcg" ? fmtNdcg(r.ndcg) : fmt(r[key]);
-      row.append(chart([{ kind: "bar", xs, ys: parts[key], color: "c0", label: `${name}: ${formula}` }],
-        { title: `${name} = ${value}: the bars add up to it`, xlabel: "rank i", xticks: xs, xmin: 0.5,
-          xmax: xs.length + 0.5, ymin: 0, ymax: top * 1.05, width: 300, height: 170 }));
+      const series = [{ kind: "bar", xs, ys: parts[key], color: "c0", label: `${name}: ${formula}`, cls: "dcglab-now",
+                        ...(pin ? { share: 0.4, shift: 0.2 } : {}) }];
+      let title = `${name} = ${value}: the bars add up to it`;
+      if (pin) {
+        series.unshift({ kind: "bar", xs, ys: pin.parts[key], color: "muted", hollow: true, share: 0.4, shift: -0.2,
+                         label: "pinned", cls: "dcglab-pinned" });
+        const was = key === "ndcg" ? fmtNdcg(pin.result.ndcg) : fmt(pin.result[key]);
+        title = `${name} = ${value} (pinned: ${was})`;
+      }
+      row.append(chart(series, { title, xlabel: "rank i", xticks: xs, xmin: 0.5,
+        xmax: xs.length + 0.5, ymin: 0, ymax: top * 1.05, width: 300, height: 170, alt: `${name} = ${value}` }));
     }
     out.append(row);
   },

@@ -1,0 +1,358 @@
+"""The explorers' pictures show what their text says, on the built site.
+
+* Chapter 4: the bracket at the highlighted k on the DCG chart has the outline of
+  IDCG@k and the filled part of DCG@k, so its filled share is nDCG@k; the nDCG chart
+  rings the dot at the same k in the same colour, and no two legend entries of a chart
+  share a swatch. Moving k moves both.
+* Chapter 7: the three ideals (from the retrieved documents, from every judged document
+  cut at k, uncut) are three strips with the missed documents marked in the two judged
+  ones; the missed documents are cards added and removed by two buttons (one slider
+  only, k), and adding or removing one never moves the k slider; Reset sits on the
+  title's row on a wide screen. At 1280 px and at 390 px.
+* Chapter 9: "Pin this state" keeps the per-rank contributions of a state, drawn as
+  outlined bars beside the current ones on the same axis (each state's bars add up to
+  its score, AP and RR included), with the change of each measure since the pin.
+* Chapter 10 swaps: dashed lines after row k and column k, as in the chapter's figure;
+  pointing at or focusing a cell shows (g_j - g_i)(d(i) - d(j)) / IDCG@k with its
+  numbers, which this test computes from the definitions.
+* Grade sliders (chapters 1 and 8) show tick marks (a datalist) and the labels 0 1 2 3
+  under the thumb positions.
+* Details on demand: a rank-strip card shows its numbers on hover and keyboard focus;
+  the chapter 2 chart shows the four weights of the inspected rank, of the rank pointed
+  at while the pointer moves (the state unchanged), and a click inspects that rank.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from sitekit import explorer_roots, new_page, open_page, python_mismatches
+
+from dcglab.book.explorers import REGISTRY
+
+
+def root_named(page, rel: str, name: str):
+    open_page(page, rel)
+    roots = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == name]
+    assert len(roots) == 1, f"{rel}: {len(roots)} explorers named {name}"
+    return roots[0]
+
+
+def shown(root) -> tuple[dict, dict]:
+    """The explorer's state and results, checked against dcglab."""
+    state = json.loads(root.get_attribute("data-state"))
+    result = json.loads(root.get_attribute("data-result"))
+    assert python_mismatches(root.get_attribute("data-explorer"), state, result) == []
+    return state, result
+
+
+RATIO_JS = """
+root => {
+  const [left, right] = root.querySelectorAll("figure.dcglab-figure");
+  const whole = left.querySelector("rect.dcglab-ratio-whole");
+  const part = left.querySelector("rect.dcglab-ratio-part");
+  const ring = right.querySelector("circle.dcglab-focus");
+  const ticks = (fig) => Array.from(fig.querySelectorAll("svg > text"))
+    .filter((t) => /^\\d+$/.test(t.textContent) && t.getAttribute("text-anchor") === "middle")
+    .map((t) => [Number(t.textContent), Number(t.getAttribute("x"))]);
+  const swatches = (fig) => Array.from(fig.querySelectorAll(".dcglab-legend .dcglab-swatch"))
+    .map((s) => s.className + " " + getComputedStyle(s).getPropertyValue("--dcglab-swatch").trim());
+  return {
+    whole: whole && Number(whole.getAttribute("height")),
+    part: part && Number(part.getAttribute("height")),
+    bracketX: whole && Number(whole.getAttribute("x")) + Number(whole.getAttribute("width")) / 2,
+    ringX: ring && Number(ring.getAttribute("cx")),
+    bracketColour: whole && getComputedStyle(whole).stroke,
+    ringColour: ring && getComputedStyle(ring).stroke,
+    leftTicks: ticks(left), rightTicks: ticks(right),
+    leftSwatches: swatches(left), rightSwatches: swatches(right),
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("move", [False, True])
+def test_cutoffs_bracket_at_k_is_the_ringed_ndcg(page, site_dir, move):
+    root = root_named(page, "chapters/04_cutoffs.html", "cutoffs")
+    if move:
+        root.locator('input[type="range"]').first.focus()
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+    state, result = shown(root)
+    got = root.evaluate(RATIO_JS)
+    assert got["whole"] and got["part"] is not None, "no bracket at k on the DCG chart"
+    assert got["part"] / got["whole"] == pytest.approx(result["ndcg_linear"], abs=1e-6)
+    assert got["ringX"] is not None, "no ringed dot at k on the nDCG chart"
+    # both sit at the tick of k on their own chart
+    assert dict(got["leftTicks"])[state["k"]] == pytest.approx(got["bracketX"], abs=0.01)
+    assert dict(got["rightTicks"])[state["k"]] == pytest.approx(got["ringX"], abs=0.01)
+    assert got["bracketColour"] == got["ringColour"]
+    for swatches in (got["leftSwatches"], got["rightSwatches"]):
+        assert len(set(swatches)) == len(swatches), f"two legend entries look alike: {swatches}"
+    assert page.console_errors == []
+
+
+def box_y(locator) -> float:
+    """The top of an element, from the top of its explorer (the page may scroll)."""
+    return locator.evaluate(
+        "e => e.getBoundingClientRect().top"
+        " - e.closest('.dcglab-explorer').getBoundingClientRect().top"
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_ideal_source_draws_the_three_ideals_with_few_controls(
+    browser, http_server, site_dir, width
+):
+    with new_page(browser, http_server, width=width) as page:
+        check_ideal_source(page, wide=width > 700)
+
+
+def check_ideal_source(page, wide: bool) -> None:
+    root = root_named(page, "chapters/07_ideal_pitfalls.html", "ideal_source")
+    assert root.locator('input[type="range"]').count() == 1, "one slider (k); documents are cards"
+    ideals = root.locator(".dcglab-strip-ideal")
+    assert ideals.count() == 3, "one strip per source of the ideal"
+    slider = root.locator('input[type="range"]')
+    add = root.locator('button[data-param="n_missing"][data-step="1"]')
+    less = root.locator('button[data-param="n_missing"][data-step="-1"]')
+    reset = root.locator("button.dcglab-reset")
+    title = root.locator(".dcglab-title")
+    k_at = box_y(slider)
+    while True:
+        state, _ = shown(root)
+        n = state["n_missing"]
+        # the missed documents: their own editable strip, and marked in the two judged ideals
+        assert root.locator(".dcglab-editable").nth(1).locator(".dcglab-card").count() == n
+        for i in (1, 2):
+            assert ideals.nth(i).locator(".dcglab-missed").count() == n
+        assert ideals.nth(0).locator(".dcglab-missed").count() == 0
+        assert box_y(slider) == pytest.approx(k_at, abs=0.5), "the k slider moved"
+        if add.is_disabled():
+            break
+        add.click()
+        assert shown(root)[0]["n_missing"] == n + 1
+    assert n == len(state["missing"])
+    # a missed document's grade is set on its card
+    card = root.locator(".dcglab-editable").nth(1).locator("button.dcglab-card").nth(0)
+    card.focus()
+    page.keyboard.press("0")
+    state, _ = shown(root)
+    assert state["missing"][0] == 0
+    while not less.is_disabled():
+        less.click()
+        assert box_y(slider) == pytest.approx(k_at, abs=0.5), "the k slider moved"
+    assert shown(root)[0]["n_missing"] == 0
+    if wide:  # Reset sits on the title's row (on a phone, under it)
+        assert abs(box_y(reset) - box_y(title)) < title.bounding_box()["height"]
+    reset.click()
+    assert shown(root)[0]["n_missing"] == REGISTRY["ideal_source"]().n_missing
+    assert page.console_errors == []
+
+
+BARS_JS = """
+root => Array.from(root.querySelectorAll(".dcglab-output figure.dcglab-figure")).map((fig) => {
+  const sum = (cls) => Array.from(fig.querySelectorAll(`rect.${cls}`))
+    .reduce((a, r) => a + Number(r.getAttribute("height")), 0);
+  return { title: fig.querySelector("svg > text[font-weight]").textContent,
+           now: sum("dcglab-now"), pinned: sum("dcglab-pinned"),
+           count: fig.querySelectorAll("rect.dcglab-pinned").length };
+})
+"""
+MEASURE_KEYS = ["ndcg", "ap", "rr", "rbp", "err"]
+
+
+def test_user_models_pin_draws_the_pinned_bars_beside_the_current(page, site_dir):
+    root = root_named(page, "chapters/09_user_models.html", "user_models")
+    before, was = shown(root)
+    assert root.evaluate(BARS_JS)[0]["count"] == 0
+    root.locator("button.dcglab-pin").click()
+    # the grade-3 document goes to the bottom of the list
+    root.locator("button.dcglab-card").nth(before["grades"].index(3)).focus()
+    page.keyboard.press("End")
+    after, now = shown(root)
+    assert after["grades"] != before["grades"]
+    charts = root.evaluate(BARS_JS)
+    assert len(charts) == len(MEASURE_KEYS)
+    for key, c in zip(MEASURE_KEYS, charts, strict=True):
+        assert c["count"] == len(before["grades"]), c
+        # one scale for both: the bars of each state add up to its score
+        if now[key] and was[key]:
+            assert c["pinned"] / c["now"] == pytest.approx(was[key] / now[key], rel=1e-6), key
+        assert f"(pinned: {was[key]:.3f})" in c["title"], c["title"]
+    text = root.locator(".dcglab-output > p").first.text_content()
+    for name, key in zip(["nDCG", "AP", "RR", "RBP", "ERR"], MEASURE_KEYS, strict=True):
+        d = now[key] - was[key]
+        sign = "" if abs(d) < 5e-4 else "+" if d > 0 else "−"
+        assert f"{name} {sign}{abs(d):.3f}" in text, text
+    root.locator("button.dcglab-unpin").click()
+    assert all(c["count"] == 0 for c in root.evaluate(BARS_JS))
+    assert page.console_errors == []
+
+
+SWAP_LINES_JS = """
+root => {
+  const dashed = (e, side) => getComputedStyle(e)[`border${side}Style`] === "dashed";
+  const rows = Array.from(root.querySelectorAll(".dcglab-table tbody tr"));
+  return {
+    cols: Array.from(root.querySelectorAll(".dcglab-table tr")).map(
+      (tr) => Array.from(tr.children).map((c) => dashed(c, "Right"))),
+    rows: rows.map((tr) => dashed(tr.children[1], "Bottom")),
+  };
+}
+"""
+
+
+def swap_formula(grades: list[int], k: int, gain: str, i: int, j: int) -> str:
+    """The swap formula of ranks i < j with its numbers, computed here from the definitions."""
+    n = len(grades)
+    g = [2**x - 1 if gain == "exponential" else x for x in grades]
+    d = [1 / math.log2(r + 1) if r <= k else 0.0 for r in range(1, n + 1)]
+    idcg = sum(a * b for a, b in zip(sorted(g, reverse=True), d, strict=True))
+    value = (g[j - 1] - g[i - 1]) * (d[i - 1] - d[j - 1]) / idcg
+
+    def num(x):
+        return str(int(x)) if float(x).is_integer() else f"{x:.3f}"
+
+    sign = "+" if value > 0 else "−" if value < 0 else ""
+    return (
+        f"({num(g[j - 1])} − {num(g[i - 1])})({num(d[i - 1])} − {num(d[j - 1])}) / {idcg:.3f}"
+        f" = {sign}{abs(value):.3f}"
+    )
+
+
+def test_swaps_cutoff_lines_and_cell_formula(page, site_dir):
+    root = root_named(page, "chapters/10_practice.html", "swaps")
+    for step in range(2):
+        state, _ = shown(root)
+        n, k = len(state["grades"]), state["k"]
+        lines = root.evaluate(SWAP_LINES_JS)
+        # a dashed line after column k (every row) and after row k, and nowhere else
+        assert all(row[c] == (c == k) for row in lines["cols"] for c in range(n + 1)), lines
+        assert lines["rows"] == [r == k for r in range(1, n + 1)], lines
+        if step == 0:
+            root.locator('input[type="range"]').first.focus()
+            page.keyboard.press("ArrowLeft")
+    detail = root.locator(".dcglab-swap-detail")
+    cells = root.locator("button.dcglab-cell")
+    pairs = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)]
+    for index in (0, 5, len(pairs) - 1):
+        i, j = pairs[index]
+        cells.nth(index).focus()  # keyboard focus
+        text = detail.text_content()
+        assert text.startswith(f"Ranks {i} and {j}: "), text
+        assert swap_formula(state["grades"], k, state["gain"], i, j) in text, text
+        assert text.split(" = ")[-1].rstrip(".,").split(",")[0] == cells.nth(index).text_content()
+    i, j = pairs[2]
+    cells.nth(2).hover()  # the pointer
+    assert detail.text_content().startswith(f"Ranks {i} and {j}: ")
+    assert cells.nth(2).get_attribute("aria-describedby") == detail.get_attribute("id")
+    assert page.console_errors == []
+
+
+def tip_shown(card) -> str | None:
+    """The text of a card's details tip while it is drawn, else None."""
+    return card.evaluate(
+        "c => { const t = c.querySelector('.dcglab-tip');"
+        " return getComputedStyle(t).display === 'none' ? null : t.textContent; }"
+    )
+
+
+def test_rank_strip_tip_on_hover_and_keyboard_focus(page, site_dir):
+    root = root_named(page, "chapters/03_ideal_normalization.html", "ndcg")
+    state, _ = shown(root)
+    cards = root.locator(".dcglab-strip.dcglab-editable button.dcglab-card")
+    assert tip_shown(cards.nth(1)) is None, "a tip is drawn before it is asked for"
+    cards.nth(1).hover()
+    g = state["grades"][1]
+    text = tip_shown(cards.nth(1))
+    assert text is not None and text.startswith(f"Rank 2: grade {g}, gain "), text
+    gain = 2**g - 1 if state.get("gain") == "exponential" else g
+    assert f"discounted gain {gain / math.log2(3):.3f}" in text, text
+    page.mouse.move(0, 0)
+    assert tip_shown(cards.nth(1)) is None
+    cards.nth(2).focus()
+    page.keyboard.press("Shift+Tab")  # keyboard focus: focus-visible
+    assert cards.nth(1).evaluate("c => c === document.activeElement")
+    assert tip_shown(cards.nth(1)) is not None, "no tip on keyboard focus"
+    assert page.console_errors == []
+
+
+CHART_TIP_JS = """
+([root, at]) => {
+  const g = root.querySelector(".dcglab-chart-tip");
+  return g && { x: Number(g.getAttribute("data-x")),
+                lines: Array.from(g.querySelectorAll("text"), (t) => t.textContent) };
+}
+"""
+
+
+def test_discount_chart_tip_follows_pointer_and_slider(page, site_dir):
+    root = root_named(page, "chapters/02_discounting.html", "discounts")
+    state, _ = shown(root)
+    tip = root.evaluate(f"root => ({CHART_TIP_JS})([root])")
+    assert tip is not None, "no details box on the discount chart"
+    assert tip["x"] == state["rank"]
+    area = root.locator("rect.dcglab-chart-pick")
+    area.scroll_into_view_if_needed()
+    b = area.bounding_box()
+    want = 4
+    # the pointer at rank 4: the plot runs from rank 1 (left edge) to rank n (right edge)
+    x = b["x"] + b["width"] * (want - 1) / (state["n"] - 1)
+    page.mouse.move(x, b["y"] + b["height"] / 2)
+    tip = root.evaluate(f"root => ({CHART_TIP_JS})([root])")
+    assert tip["x"] == want
+    assert shown(root)[0]["rank"] == state["rank"], "pointing changed the state"
+    expected = REGISTRY["discounts"].compute({**state, "rank": want})
+    assert tip["lines"][0] == f"rank {want}, relative to rank 1"
+    assert tip["lines"][1] == f"1/log: {expected['log_relative']:.3f}"
+    assert tip["lines"][4] == f"1/i: {1 / want:.3f}"
+    page.mouse.click(x, b["y"] + b["height"] / 2)
+    assert shown(root)[0]["rank"] == want
+    page.mouse.move(0, 0)
+    # the keyboard: the inspect-rank slider moves the box
+    root.locator('input[data-param="rank"]').focus()
+    page.keyboard.press("ArrowRight")
+    tip = root.evaluate(f"root => ({CHART_TIP_JS})([root])")
+    assert tip["x"] == want + 1 == shown(root)[0]["rank"]
+    assert page.console_errors == []
+
+
+GRADE_SLIDERS_JS = """
+root => Array.from(root.querySelectorAll('input[type="range"]'))
+  .filter((i) => /\\.\\d+$/.test(i.dataset.param) && i.closest(".dcglab-control"))
+  .map((i) => {
+    const b = i.getBoundingClientRect();
+    const labels = Array.from(i.parentElement.querySelectorAll(".dcglab-ticks > span"), (s) => {
+      const r = s.getBoundingClientRect();
+      return [s.textContent, r.left + r.width / 2 - b.left, r.width > 0 && r.height > 0];
+    });
+    return { param: i.dataset.param, max: Number(i.max), width: b.width,
+             options: i.list ? Array.from(i.list.options, (o) => o.value) : [], labels };
+  })
+"""
+THUMB_PX = 16  # Chromium's range thumb: its centre runs from 8 px to width - 8 px
+
+
+@pytest.mark.parametrize(
+    "rel", ["chapters/01_cumulative_gain.html", "chapters/08_graded_binary.html"]
+)
+def test_grade_sliders_show_ticks_and_labels(page, site_dir, rel):
+    open_page(page, rel)
+    checked = 0
+    for root in explorer_roots(page):
+        for s in root.evaluate(GRADE_SLIDERS_JS):
+            if s["width"] == 0:  # hidden (e.g. a closed disclosure)
+                continue
+            grades = [str(g) for g in range(s["max"] + 1)]
+            assert s["options"] == grades, s
+            assert [t for t, _, _ in s["labels"]] == grades, s
+            assert all(seen for _, _, seen in s["labels"]), s
+            step = (s["width"] - THUMB_PX) / s["max"]
+            for g, (_, x, _) in enumerate(s["labels"]):
+                assert x == pytest.approx(THUMB_PX / 2 + g * step, abs=2), (s["param"], g, x)
+            checked += 1
+    assert checked > 0, f"{rel}: no grade slider seen"
+    assert page.console_errors == []
