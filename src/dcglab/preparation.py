@@ -254,7 +254,8 @@ def _prepare(
 ) -> Prepared:
     with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
         blocks = other_core.submit(equal_blocks, r.qid)
-        early = other_core.submit(_file_ranking, r, blocks)  # while the queries are sorted out
+        # ranked while the queries are sorted out, cut at max_docs (-M)
+        early = other_core.submit(_file_ranking, r, blocks, max_docs)
         kept = _keep_queries(q, r, missing)
         nq = len(kept.qids)
         run_rows = Grouping(kept.r_query, nq, keep_order=True)
@@ -271,7 +272,7 @@ def _prepare(
         r_index = run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1)
         scores = run_rows.pad(r_scores, np.nan)
         laid_out = (scores, r_index, r_docno)
-        ranked = _ranking(other_core, blocks, early, run_rows, kept, laid_out)
+        ranked = _ranking(other_core, blocks, early, run_rows, kept, laid_out, max_docs)
         found = match_rows(q_docno, judged_rows, r_docno, run_rows, r_index)
         if found is None:  # equal hashes: a repeated docno (an error) or a collision
             raise_on_repeat(r, kept.r_query, r_docno, kept.r_rows, "run")
@@ -284,7 +285,6 @@ def _prepare(
         table = _gain_table(levels, gain, negative_grades, kept.q_rows[level_rows], q)
         judged_gains = -np.sort(-table[judged_index], axis=1)
         order, ranked_scores = ranked()
-    order, ranked_scores = order[:, :max_docs], ranked_scores[:, :max_docs]  # -M: the first
     ranked_index = take_in_rows(index, order)
     if judged_only:  # the condensed list: unjudged documents leave, the judged move up
         drop = ranked_index == unjudged
@@ -319,14 +319,18 @@ def _condensed(
 
 
 def _ranked(
-    scores: np.ndarray, rows: np.ndarray, docno: pl.Series
+    scores: np.ndarray, rows: np.ndarray, docno: pl.Series, depth: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`dcglab.codes.trec_ranking` of a padded matrix, and its scores in that order."""
-    order = trec_ranking(scores, rows, docno)
+    """:func:`dcglab.codes.trec_ranking` of a padded matrix cut at its first
+    ``depth`` columns (``max_docs``, trec_eval's ``-M``; ``None``: all), and the
+    scores in that order."""
+    order = trec_ranking(scores, rows, docno)[:, :depth]
     return order, take_in_rows(scores, order)
 
 
-def _file_ranking(r: Table, blocks: Future) -> tuple[np.ndarray, np.ndarray] | None:
+def _file_ranking(
+    r: Table, blocks: Future, depth: int | None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The run's documents ranked block by block (one row per query block, in
     file order), when the file holds equal blocks (``blocks``: their length,
     from :func:`dcglab.codes.equal_blocks`), which needs no query codes."""
@@ -334,7 +338,7 @@ def _file_ranking(r: Table, blocks: Future) -> tuple[np.ndarray, np.ndarray] | N
     if width is None:
         return None
     shape = (len(r) // width, width)
-    return _ranked(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno)
+    return _ranked(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno, depth)
 
 
 def _ranking(
@@ -344,10 +348,12 @@ def _ranking(
     run_rows: Grouping,
     kept: _Kept,
     laid_out: tuple[np.ndarray, np.ndarray, pl.Series],
+    depth: int | None,
 ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
     """A function giving the ranking of the laid-out run (``laid_out``: the
     scores, rows and docnos that :func:`dcglab.codes.trec_ranking` takes) and
-    the scores in rank order (:func:`_ranked`), both computed on ``pool``.
+    the scores in rank order, both cut at ``depth`` (:func:`_ranked`) and
+    computed on ``pool``.
 
     When the file holds equal blocks as long as the layout's rows, the early
     ranking of the file's blocks (:func:`_file_ranking`) is placed in the rows
@@ -357,7 +363,7 @@ def _ranking(
     width = blocks.result()
     n, w = run_rows.shape
     if width is None or width != w:
-        return pool.submit(_ranked, *laid_out).result
+        return pool.submit(_ranked, *laid_out, depth).result
     kept_blocks = slice(None) if kept.r_rows is None else kept.r_rows[::width] // width
     rows = kept.r_query[::width]  # the layout's row of each kept block
 
@@ -365,7 +371,8 @@ def _ranking(
         order, scores = (part[kept_blocks] for part in early.result())
         if len(rows) == n and np.array_equal(rows, np.arange(n)):
             return order, scores
-        out = np.tile(np.arange(w, dtype=order.dtype), (n, 1)), np.full((n, w), np.nan)
+        cut = order.shape[1]
+        out = np.tile(np.arange(cut, dtype=order.dtype), (n, 1)), np.full((n, cut), np.nan)
         out[0][rows], out[1][rows] = order, scores
         return out
 
