@@ -10,9 +10,14 @@ just before the event is dispatched to the end of a forced synchronous layout
 (``getBoundingClientRect`` of the explorer after ``offsetHeight``), so it covers the
 explorer's computation, its DOM update and the browser's style and layout work. The
 first step of each control is a warm-up and is not counted. Reported per explorer: the
-number of steps, the median and the worst step in milliseconds, and which control the
-worst step moved. Timing depends on the machine and on its load: the results file states
-both.
+number of steps, the median and the worst step in milliseconds, which control the worst
+step moved, and the median of that control's steps. Work an explorer defers to
+``setTimeout`` or ``requestIdleCallback`` callbacks (counts that fill a curve while the page
+is idle) is timed too, callback by callback: the longest one in the second after the
+explorer's last step. Steps over a 16 ms frame are counted, and among them those during
+which the JavaScript heap shrank: the garbage collector ran in the step (Chromium reports
+the heap in coarse steps, so a collection can also go unseen).
+Timing depends on the machine and on its load: the results file states both.
 
 The built pages run the explorer code saved in the notebooks' widget state. With
 ``--current-js`` each page is served with that code replaced by the package's current
@@ -39,16 +44,18 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
+FRAME_MS = 16.0
 
 STEP_JS = """
 ([root, rounds]) => {
   const timings = [];
+  const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : 0);
   const time = (label, act) => {
-    const t0 = performance.now();
+    const h0 = heap(), t0 = performance.now();
     act();
     void root.offsetHeight;
     root.getBoundingClientRect();
-    timings.push([label, performance.now() - t0]);
+    timings.push([label, performance.now() - t0, heap() < h0]);
   };
   const usable = (e) => !e.disabled && e.offsetParent !== null
     && !(e.closest('.dcglab-control') || {}).hidden;
@@ -83,6 +90,27 @@ STEP_JS = """
   return timings;
 }
 """
+
+
+# Every timer and idle callback of the page is timed (the explorers' deferred work).
+TASKS_JS = """
+(() => {
+  window.__dcglabTasks = [];
+  const timed = (schedule) => function (fn, ...rest) {
+    if (typeof fn !== 'function') return schedule.call(this, fn, ...rest);
+    return schedule.call(this, function (...args) {
+      const t0 = performance.now();
+      try { return fn.apply(this, args); }
+      finally { window.__dcglabTasks.push(performance.now() - t0); }
+    }, ...rest);
+  };
+  window.setTimeout = timed(window.setTimeout);
+  if (window.requestIdleCallback) window.requestIdleCallback = timed(window.requestIdleCallback);
+})();
+"""
+LONGEST_TASK = (
+    "() => { const t = window.__dcglabTasks; window.__dcglabTasks = []; return Math.max(0, ...t); }"
+)
 
 
 @contextlib.contextmanager
@@ -137,6 +165,7 @@ def measure(
     with serve(site) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(TASKS_JS)
         if current_js:
 
             def current(route) -> None:
@@ -157,15 +186,21 @@ def measure(
                 name = root.get_attribute("data-explorer")
                 if only and name not in only:
                     continue
+                page.evaluate(LONGEST_TASK)
                 timings = root.evaluate(f"(root, rounds) => ({STEP_JS})([root, rounds])", rounds)
+                page.wait_for_timeout(1000)
+                deferred = page.evaluate(LONGEST_TASK)
                 # the first step of each control warms the caches and the JIT
                 seen: set[str] = set()
-                counted = []
-                for label, ms in timings:
+                counted, collected = [], []
+                for label, ms, shrank in timings:
                     if label in seen:
                         counted.append((label, ms))
+                        collected.append(shrank)
                     seen.add(label)
+                slow = [shrank for (_, ms), shrank in zip(counted, collected) if ms > FRAME_MS]
                 worst = max(counted, key=lambda t: t[1])
+                same = [ms for label, ms in counted if label == worst[0]]
                 rows.append(
                     {
                         "page": rel,
@@ -174,6 +209,10 @@ def measure(
                         "median_ms": round(statistics.median(ms for _, ms in counted), 2),
                         "worst_ms": round(worst[1], 2),
                         "worst_control": worst[0],
+                        "control_median_ms": round(statistics.median(same), 2),
+                        "deferred_ms": round(deferred, 2),
+                        "over_frame": len(slow),
+                        "over_frame_gc": sum(slow),
                     }
                 )
         browser.close()
@@ -201,13 +240,17 @@ def main() -> None:
         + (", current front-end files" if args.current_js else ""),
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {load:.1f}",
         "",
-        f"{'explorer':<16} {'steps':>5} {'median ms':>10} {'worst ms':>9}  worst control",
+        f"{'explorer':<16} {'steps':>5} {'median ms':>10} {'worst ms':>9} {'deferred ms':>12}"
+        f" {'> 16 ms (gc)':>13}  worst control (its median ms)",
     ]
     for r in rows:
+        over = f"{r['over_frame']} ({r['over_frame_gc']})"
         lines.append(
             f"{r['explorer']:<16} {r['steps']:>5} {r['median_ms']:>10.2f} "
-            f"{r['worst_ms']:>9.2f}  {r['worst_control']}"
+            f"{r['worst_ms']:>9.2f} {r['deferred_ms']:>12.2f} {over:>13}  {r['worst_control']}"
+            f" ({r['control_median_ms']:.2f})"
         )
+
     text = "\n".join(lines) + "\n"
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "explorers.txt").write_text(text)

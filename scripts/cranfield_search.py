@@ -33,7 +33,7 @@ Output
     the closest when the count is ignored, and the best per tokenisation and per
     reading of −1. The closest configuration is
     re-evaluated through :func:`dcglab.cranfield.rank` and
-    :func:`dcglab.cranfield.evaluate` (that is, :func:`dcglab.ndcg`) and must
+    :func:`dcglab.cranfield.ndcg_by_query` (that is, :func:`dcglab.ndcg`) and must
     agree with the fast path here to 1e-12.
 
 Run with ``.venv/bin/python scripts/cranfield_search.py [--workers 2]``; it takes
@@ -225,12 +225,14 @@ def config_of(row: dict) -> cf.Config:
 
 
 def check_with_module(col: cf.Collection, row: dict) -> None:
-    """Recompute a row through rank/evaluate (dcglab.ndcg); it must agree to 1e-12."""
+    """Recompute a row through rank/ndcg_by_query (dcglab.ndcg); it must agree to 1e-12."""
     config = config_of(row)
     index = cf.Index.build(col, config)
     tables = gain_tables(row["minus_one"])
     per = {
-        (m, g): cf.evaluate(col, cf.rank(index, m), K, tables[g]) for m in cf.MODELS for g in GAINS
+        (m, g): cf.ndcg_by_query(col, cf.rank(index, m), K, tables[g])
+        for m in cf.MODELS
+        for g in GAINS
     }
     for m, g in per:
         assert abs(cf.mean(per[m, g]) - row[f"{m}_{g}"]) < 1e-12, (m, g, row)

@@ -113,6 +113,18 @@ def trec_eval_binary(tmp_path_factory) -> Path:
         raise  # not reached: skip_or_fail raises
 
 
+TREC_EVAL_TEST = Path(__file__).resolve().parents[2] / "shared" / "reference" / "trec_eval_test"
+"""trec_eval's own test files (qrels.test, results.test, results.trunc, ...)."""
+
+
+@pytest.fixture(scope="session")
+def trec_eval_test_files() -> Path:
+    """The folder of trec_eval's test files; skipped when absent, except under ``CI=true``."""
+    if not TREC_EVAL_TEST.is_dir():
+        skip_or_fail(f"trec_eval's test files are not in {TREC_EVAL_TEST}")
+    return TREC_EVAL_TEST
+
+
 @pytest.fixture(scope="session")
 def spark():
     """A local[2] Spark session, active, so that the command line's Spark path uses it;

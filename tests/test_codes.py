@@ -10,6 +10,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
+import dcglab.blocks as blocks
 import dcglab.codes as codes
 import dcglab.preparation as preparation
 from dcglab.batch import evaluate
@@ -30,13 +31,13 @@ def python_ranking(scores, rows, docno):
     return np.array(out)
 
 
-@pytest.mark.parametrize("block", [1, 3, 50, codes.BLOCK])
+@pytest.mark.parametrize("block", [1, 3, 50, blocks.BLOCK])
 def test_trec_ranking_breaks_ties_by_docno_bytes(monkeypatch, block):
     """Heavy ties, -0.0 against 0.0, scores equal as float32 or one unit in the
     last place apart (equal in the bits the packed key keeps), non-ASCII and
     prefix docnos, padding, and blocks of rows of every size (ties are
     collected across blocks)."""
-    monkeypatch.setattr(codes, "BLOCK", block)
+    monkeypatch.setattr(blocks, "BLOCK", block)
     rng = np.random.default_rng(7)
     n, w = 40, len(DOCNOS)
     scores = rng.integers(-2, 3, (n, w)) / 2

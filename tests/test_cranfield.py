@@ -262,15 +262,42 @@ def test_rank_retrieves_matching_documents_with_documented_ties():
     assert cf.rank(index, "bm25", top=1, config=PLAIN)[1] == [1]
 
 
-def test_evaluate_by_hand():
+def test_ndcg_by_query_by_hand():
     col = tiny()
     ranking = {1: [1, 2, 4]}  # codes 2, -1, unjudged; judged codes 2, -1, 1
-    graded = cf.evaluate(col, ranking, k=10, gain="graded")[1]
+    graded = cf.ndcg_by_query(col, ranking, k=10, gain="graded")[1]
     assert graded == pytest.approx(3 / (4 + 3 / LOG2_3))
-    binary = cf.evaluate(col, ranking, k=10, gain="binary")[1]
+    binary = cf.ndcg_by_query(col, ranking, k=10, gain="binary")[1]
     assert binary == pytest.approx(1 / (1 + 1 / LOG2_3))
-    as_relevant = cf.evaluate(col, ranking, gain={**cf.BINARY, -1: 1})[1]
+    as_relevant = cf.ndcg_by_query(col, ranking, gain={**cf.BINARY, -1: 1})[1]
     assert as_relevant == pytest.approx((1 + 1 / LOG2_3) / (1 + 1 / LOG2_3 + 0.5))
+
+
+def test_readings_of_minus_one_drop_what_they_say():
+    col = tiny()
+    ranking = {1: [1, 2, 4]}  # codes 2, -1, unjudged
+    assert cf.read_minus_one(col, ranking, "non-relevant") == {1: [1, 2, 4]}
+    assert cf.read_minus_one(col, ranking, "removed") == {1: [1, 4]}
+    assert cf.read_minus_one(col, ranking, "-J") == {1: [1]}
+    with pytest.raises(ValueError, match="reading must be one of"):
+        cf.read_minus_one(col, ranking, "ignored")
+
+
+def test_relevant_in_top_counts_codes_one_to_four():
+    col = tiny()
+    assert cf.relevant_in_top(col, {1: [2, 1, 4]}, k=1) == 0  # code -1 is not relevant
+    assert cf.relevant_in_top(col, {1: [2, 1, 4]}, k=3) == 1
+
+
+def test_ndcg_by_model_and_gain_flips_agree_with_their_parts():
+    col = tiny()
+    runs = {"bm25": {1: [1, 2, 4]}, "tfidf": {1: [4, 2, 1]}}
+    values = cf.ndcg_by_model(col, runs, k=3)
+    assert set(values) == {(m, g) for m in runs for g in ("graded", "binary")}
+    assert values["tfidf", "binary"] == cf.ndcg_by_query(col, runs["tfidf"], 3, "binary")
+    graded = (values["bm25", "graded"], values["tfidf", "graded"])
+    binary = (values["bm25", "binary"], values["tfidf", "binary"])
+    assert cf.gain_flips(values) == cf.direction_changes(graded, binary)
 
 
 def test_direction_changes_strict_and_lenient():
@@ -333,7 +360,7 @@ def test_configuration_reproduces_the_recorded_figures(col, view, capsys):
     config = config_of(row)
     index = cf.Index.build(col, config)
     per = {
-        (m, g): cf.evaluate(col, cf.rank(index, m), 10, g)
+        (m, g): cf.ndcg_by_query(col, cf.rank(index, m), 10, g)
         for m in cf.MODELS
         for g in ("graded", "binary")
     }
@@ -377,6 +404,6 @@ def test_minus_one_documents_are_the_best_matches(col):
     for m in cf.MODELS:
         ranking = cf.rank(index, m)
         for g, gain in (("graded", {**cf.GRADED, -1: 4}), ("binary", {**cf.BINARY, -1: 1})):
-            lifted = cf.mean(cf.evaluate(col, ranking, 10, gain))
+            lifted = cf.mean(cf.ndcg_by_query(col, ranking, 10, gain))
             assert 0.38 <= lifted <= 0.52
             assert lifted - ARTICLE_TABLE[m][g] > 0.09

@@ -1,16 +1,9 @@
 """The evaluation as SQL on real engines: DuckDB in-process, Spark in local mode.
 
-Two kinds of test:
-
-* parity over the three paths (the default in-process evaluator, DuckDB and
-  Spark) through the command line: trec_eval's own test files under every
-  option and combination, a file with every reading twist, bad ids, the float32
-  option, and the two cases the engines once got wrong (``-J`` applied before
-  ``-M``; ``-J`` keeping negative grades). Output is compared byte for byte, with
-  each other and with the trec_eval 10.0 binary;
-* the engines' library API against :func:`dcglab.batch.evaluate`, per query to
-  1e-12, on seeded runs with heavy ties, -0.0, queries with nothing relevant
-  and every convention.
+The engines' library API against :func:`dcglab.batch.evaluate`, per query to
+1e-12, on seeded runs with heavy ties, -0.0, queries with nothing relevant and
+every convention; the SQL itself; Spark in ``local-cluster`` mode. The command
+line's parity over the three paths is tests/test_parity.py.
 
 Spark needs Java: without it the Spark tests skip, except under CI=true, where
 they must run. They are few (a Spark query costs seconds, not milliseconds).
@@ -18,287 +11,22 @@ they must run. They are few (a Spark query costs seconds, not milliseconds).
 
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from oracle import Case, dcglab, trec_eval
 
 from dcglab.batch import evaluate as batch_evaluate
-from dcglab.engines import ENGINES, evaluate, evaluate_files, evaluation_sql, gains_of
+from dcglab.engines import evaluate, evaluate_files, evaluation_sql, gains_of
 from dcglab.engines.sql import DUCKDB, SPARK
+from dcglab.measure_families import FAMILIES
 
 duckdb = pytest.importorskip("duckdb")
 
-FILES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "trec_eval_test"
 TOL = 1e-12
 MEASURES = ["ndcg", "ndcg_cut.1,3,10,100", "dcg_cut.5"]
-PATHS = ["python", "duckdb", pytest.param("spark", marks=pytest.mark.slow)]
-"""The three paths, named by the command line's ``--engine``."""
 
-
-# ------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture
-def path(request):
-    """A path of the command line; Spark's needs the session started."""
-    if request.param == "spark":
-        request.getfixturevalue("spark")
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def files(skip_or_fail):
-    if not FILES.is_dir():
-        skip_or_fail(f"trec_eval's test files are not in {FILES}")
-    return FILES
-
-
-def run_path(path: str, case: Case, binary: Path | None = None):
-    """The command line's output on ``case`` by ``path``, and trec_eval's if a binary is given."""
-    with tempfile.TemporaryDirectory() as tmp:
-        ours = dcglab(case, Path(tmp), ("--engine", path))
-        theirs = trec_eval(binary, case, Path(tmp)) if binary else None
-    return ours, theirs
-
-
-def assert_trec_eval(path: str, case: Case, binary: Path) -> str:
-    ours, theirs = run_path(path, case, binary)
-    assert theirs.status == 0, theirs.stderr
-    assert ours.status == 0, ours.stderr
-    assert ours.stdout == theirs.stdout
-    return ours.stdout
-
-
-# ------------------------------------------------------- parity over the paths
-
-OPTION_SETS = [
-    (),
-    ("-c",),
-    ("-J",),
-    ("-M5",),
-    ("-J", "-M5"),
-    ("-c", "-J", "-M5", "-l2"),
-    ("-q", "-c", "-J", "-M12"),
-]
-DCG_MEASURES = ("ndcg", "ndcg_cut.1,3,10")
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-def test_trec_eval_test_files_under_every_option(path, files, trec_eval_binary):
-    """trec_eval's own test files, every option and combination, as the binary prints."""
-    sets = OPTION_SETS if path != "spark" else [("-q", "-c", "-J", "-M12")]
-    runs = ("results.test", "results.trunc") if path != "spark" else ("results.trunc",)
-    for options in sets:
-        for run in runs:
-            case = Case(
-                qrels=(files / "qrels.test").read_text(),
-                run=(files / run).read_text(),
-                options=("-c", *options) if run == "results.trunc" else options,
-                measures=DCG_MEASURES,
-            )
-            assert_trec_eval(path, case, trec_eval_binary)
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-def test_comment_lines_and_long_docnos(path, files, trec_eval_binary):
-    """trec_eval's comment test files: '#' lines in the qrels, '#' inside docnos."""
-    case = Case(
-        qrels=(files / "qrels.comment.test").read_text(),
-        run=(files / "results.comment.test").read_text(),
-        options=("-q",),
-        measures=("ndcg", "ndcg_cut.5,10"),
-    )
-    assert_trec_eval(path, case, trec_eval_binary)
-
-
-MESSY = Case(
-    qrels="# judged\nq1 0 a 2\nq1\t0\tb  1\n  q1 0 c 0\nq2 0 a -1\nq2 0 b 3\nq10 0 z 1\n",
-    run=(
-        "# a run with every reading twist\n"
-        "q1 Q0 a 1 0.5 tag extra fields\n"
-        "\n"
-        "q1\tQ0\tb\t2\t0.5\ttag\n"
-        "q1  Q0  c  3  1e-1  tag\n"
-        "   \n"
-        "q2 Q0 a 1 2.0E0 tag\n"
-        "q2 Q0 b 2 -0.0 tag\n"
-        "q2 Q0 c 3 0.0 tag\n"
-        "q10 Q0 y 1 0.7000000001 t\n"
-        "q10 Q0 z 2 0.7 t\n"
-        "#\n"
-    ),
-    options=("-q",),
-    measures=DCG_MEASURES,
-)
-"""Tabs, runs of spaces, leading blanks, blank and '#' lines, extra run fields,
-scientific notation, -0.0 tied with 0.0, float32-close scores, a negative grade."""
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-def test_every_reading_twist_is_read_as_trec_eval_reads_it(path, trec_eval_binary):
-    """The reading rules are dcglab.trec's on every path (Spark once refused this file)."""
-    sets = [("-q",), ("-q", "-J"), ("-q", "-c", "-J", "-M2", "-l2")]
-    for options in sets if path != "spark" else sets[-1:]:
-        case = Case(MESSY.qrels, MESSY.run, options, MESSY.measures)
-        assert_trec_eval(path, case, trec_eval_binary)
-
-
-# -J after -M: q's top 3 hold one judged document (rank 3); two more judged ones
-# come below. trec_eval 10.0 cuts to the top 3, then keeps the judged: nDCG@3 is
-# the ratio for one relevant document at rank 1 over an ideal of three.
-J_AFTER_M = Case(
-    qrels="q 0 j1 1\nq 0 j2 1\nq 0 j3 1\n",
-    run="".join(
-        f"q Q0 {d} {i} {10 - i} t\n" for i, d in enumerate(["u1", "u2", "j1", "j2", "j3"], 1)
-    ),
-    options=("-q", "-J", "-M3"),
-    measures=("ndcg_cut.3",),
-)
-# -J drops a negative grade (in the pool, unjudged in trec_eval 10.0): the
-# relevant document moves from rank 2 to rank 1, and nDCG becomes 1.
-J_NEGATIVE = Case(
-    qrels="q 0 a -1\nq 0 b 1\n",
-    run="q Q0 a 1 2 t\nq Q0 b 2 1 t\n",
-    options=("-q", "-J"),
-    measures=("ndcg", "ndcg_cut.1"),
-)
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-def test_regression_judged_only_after_max_docs(path, trec_eval_binary):
-    """Once the engines dropped unjudged documents before cutting at M (0.7434 for
-    trec_eval's 0.4359 on a Cranfield run)."""
-    out = assert_trec_eval(path, J_AFTER_M, trec_eval_binary)
-    assert "ndcg_cut_3            \tq\t0.4693\n" in out  # 1 / (1 + 1/log2(3) + 1/2)
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-def test_regression_judged_only_drops_negative_grades(path, trec_eval_binary):
-    """Once the engines kept a negative-grade document under -J (0.6309, not 1)."""
-    out = assert_trec_eval(path, J_NEGATIVE, trec_eval_binary)
-    assert "ndcg                  \tq\t1.0000\n" in out
-
-
-CLOSE = Case(
-    qrels="q1 0 b 2\nq1 0 a 0\n",
-    run="q1 Q0 b 1 0.7 t\nq1 Q0 a 2 0.7000000001 t\n",
-    options=("-q",),
-    measures=("ndcg_cut.1",),
-)
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-def test_scores_are_doubles_unless_float32_is_asked_for(path, trec_eval_binary):
-    """trec_eval 10.0 ranks the grade-0 document first (nDCG@1 = 0); float32 ties the
-    two scores and breaks the tie by docno, as trec_eval 9 and pytrec_eval (1)."""
-    assert "\tq1\t0.0000" in assert_trec_eval(path, CLOSE, trec_eval_binary)
-    float32 = Case(CLOSE.qrels, CLOSE.run, ("--score-precision", "float32", "-q"), CLOSE.measures)
-    ours, _ = run_path(path, float32)
-    assert ours.status == 0 and "\tq1\t1.0000" in ours.stdout
-
-
-def frames_with(column: str, bad: object) -> tuple[pd.DataFrame, pd.DataFrame]:
-    qrels = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["a", "b"], "grade": [1, 0]})
-    run = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
-    run[column] = run[column].astype(object)
-    run.loc[1, column] = bad
-    return qrels, run
-
-
-def evaluate_on(path: str, qrels, run, measures=("ndcg",), **kw):
-    if path == "python":
-        return batch_evaluate(qrels, run, list(measures), **kw)
-    return evaluate(qrels, run, list(measures), engine=path, **kw)
-
-
-@pytest.mark.parametrize("path", PATHS, indirect=True)
-@pytest.mark.parametrize(
-    "column, bad, needle",
-    [
-        ("qid", None, "qid of row 1 is None"),
-        ("docno", None, "docno of row 1 is None"),
-        ("docno", 3.5, "docno of row 1 is 3.5"),
-        ("score", "x", "score of row 1 is 'x', not a number"),
-        ("score", np.nan, "score of row 1 is nan, not a number"),
-    ],
-)
-def test_bad_ids_and_values_in_a_dataframe(path, column, bad, needle):
-    """A None id is refused naming the column and the row (Spark once read it as 'None')."""
-    qrels, run = frames_with(column, bad)
-    with pytest.raises(ValueError, match=needle):
-        evaluate_on(path, qrels, run)
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            "python",
-            marks=pytest.mark.xfail(
-                reason="batch accepts max_docs=1.0 and hands it to numpy (TypeError)", strict=True
-            ),
-        ),
-        *PATHS[1:],
-    ],
-    indirect=True,
-)
-def test_max_docs_follows_one_rule(path):
-    """Whole numbers of any type are accepted, anything else is the same error."""
-    qrels, run = frames_with("score", 1.0)
-    base = evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=1).values
-    for same in (np.int64(1), 1.0):
-        got = evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=same).values
-        assert got["ndcg_cut_2"].tolist() == base["ndcg_cut_2"].tolist()
-    for bad in (0, 2.5, True, "3"):
-        with pytest.raises(ValueError, match="max_docs must be an integer >= 1"):
-            evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=bad)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_measure_the_engines_lack_is_one_line_naming_engine_and_measure(engine, files):
-    """Refused before any engine starts, so no Spark session is needed here."""
-    case = Case(
-        qrels=(files / "qrels.test").read_text(),
-        run=(files / "results.trunc").read_text(),
-        options=("-c",),
-        measures=("ndcg", "map", "P.5"),
-    )
-    ours, _ = run_path(engine, case)
-    assert ours.status == 2 and ours.stdout == ""
-    (line,) = ours.stderr.splitlines()
-    assert f"engine {engine!r} does not compute map, P.5:" in line
-
-
-def test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr(files, spark, trec_eval_binary):
-    """A real ``python -m dcglab --engine spark``: trec_eval's lines, nothing on stderr."""
-    case = Case(
-        qrels=(files / "qrels.test").read_text(),
-        run=(files / "results.trunc").read_text(),
-        options=("-c",),
-        measures=("ndcg_cut.10",),
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        argv = case.argv(Path(tmp))
-        done = subprocess.run(
-            [sys.executable, "-m", "dcglab", "--engine", "spark", *argv],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        theirs = trec_eval(trec_eval_binary, case, Path(tmp))
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == theirs.stdout
-    assert done.stderr == ""
-
-
-test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr = pytest.mark.slow(
-    test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr
-)
 
 CLUSTER = """
 import sys
@@ -313,11 +41,12 @@ session.stop()
 
 
 @pytest.mark.slow
-def test_spark_local_cluster_ships_the_query_to_executors(files, spark, tmp_path):
+def test_spark_local_cluster_ships_the_query_to_executors(trec_eval_test_files, spark, tmp_path):
     """Two executor processes (``local-cluster[2,1,1024]``), as on a real cluster: the
     query and its inputs survive being shipped, and the means equal the default path's."""
     script = tmp_path / "cluster.py"
     script.write_text(CLUSTER)
+    files = trec_eval_test_files
     qrels, run = files / "qrels.test", files / "results.trunc"
     done = subprocess.run(
         [sys.executable, str(script), str(qrels), str(run)],
@@ -489,15 +218,16 @@ def test_engine_tables_are_checked_like_the_readers_input(tmp_path):
 
 
 def test_command_line_entry_point_takes_batch_keywords(data, tmp_path):
-    """evaluate_files takes batch.evaluate's keywords, so the CLI can call either."""
+    """evaluate_files takes batch.evaluate's keywords (but relevance_level, for the
+    binary measures the engines refuse), so the CLI can call either."""
     qrels, run = data
     qrels_txt, run_txt = tmp_path / "qrels", tmp_path / "run"
     qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(False)))
     run_txt.write_text("".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(False)))
     kw = {"zero_idcg": "zero", "negative_grades": "unjudged", "missing": "zero", "max_docs": 20}
     kw |= {"fractional_grades": "truncate", "score_precision": "float32"}
-    ours = evaluate_files(qrels_txt, run_txt, MEASURES, engine="duckdb", relevance_level=2, **kw)
-    assert_same(ours.per_query, batch(qrels_txt, run_txt, relevance_level=2, **kw))
+    ours = evaluate_files(qrels_txt, run_txt, MEASURES, engine="duckdb", **kw)
+    assert_same(ours.per_query, batch(qrels_txt, run_txt, **kw))
     with pytest.raises(ValueError, match="engine must be one of"):
         evaluate_files(qrels_txt, run_txt, MEASURES, engine="python")
     with pytest.raises(ValueError, match="query only_qrels of the qrels .* has no line in the run"):
@@ -515,11 +245,10 @@ def test_command_line_entry_point_takes_batch_keywords(data, tmp_path):
         (lambda q, r: (q.assign(grade=q["grade"] - 2), r), "grades must be >= 0"),
     ],
 )
-@pytest.mark.parametrize("path", ["python", "duckdb"])
-def test_bad_input_is_the_same_error_on_both_paths(data, change, match, path):
+def test_bad_input_is_the_same_error_on_both_paths(data, change, match):
     qrels, run = change(clip(data[0], {}), data[1])
     with pytest.raises(ValueError, match=match) as raised:
-        evaluate_on(path, qrels, run, zero_idcg="zero")
+        evaluate(qrels, run, ["ndcg"], zero_idcg="zero")
     with pytest.raises(ValueError) as reference:
         batch_evaluate(qrels, run, ["ndcg"], zero_idcg="zero")
     assert str(raised.value) == str(reference.value)
@@ -677,3 +406,26 @@ def test_spark_mllib_ndcg_differs_where_its_definition_does(spark, data):
     # Ties are the caller's business: another tie-break gives another value.
     other_ties = trec_lists(qrels, run, order_labels_by="grade", docno_descending=False)
     assert abs(scala(other_ties) - exponential) > 1e-4
+
+
+def _one_name(family) -> str:
+    """A measure name of ``family`` in trec_eval's syntax (ir_measures' for Judged)."""
+    if not family.trec:
+        return f"{family.name}@5"
+    return {"cutoffs": f"{family.name}.3", "points": f"{family.name}.0.5"}.get(
+        family.params, family.name
+    )
+
+
+@pytest.mark.parametrize("family", [f for f in FAMILIES if f.kernel != "tag"], ids=lambda f: f.name)
+def test_each_family_is_computed_as_batch_or_refused_by_its_record(data, family):
+    """The table of families decides: DuckDB computes a family its record lists, with
+    the default path's values, and refuses any other naming engine and measure."""
+    qrels, run = clip(data[0], {}), data[1]
+    name = _one_name(family)
+    if "duckdb" in family.paths:
+        ours = evaluate(qrels, run, [name], zero_idcg="zero").per_query
+        assert_same(ours, batch(qrels, run, [name], zero_idcg="zero"))
+    else:
+        with pytest.raises(ValueError, match=f"engine 'duckdb' does not compute {name}:"):
+            evaluate(qrels, run, [name], zero_idcg="zero")

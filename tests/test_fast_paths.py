@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from spies import spy
 
-from dcglab import batch, codes, preparation, trec
+from dcglab import batch, codes, preparation, trec, trec_text
 from dcglab.cli import main
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "cli.py"
@@ -48,7 +48,7 @@ def recorded_groupings(monkeypatch) -> list[codes.Grouping]:
 
 def test_the_benchmark_workload_takes_every_fast_path(workload, monkeypatch, capsys):
     general = spy(monkeypatch, trec, "_general")
-    fast_reads = spy(monkeypatch, trec, "_polars")
+    fast_reads = spy(monkeypatch, trec_text, "_polars")
     exact = spy(monkeypatch, preparation, "exact_match")
     sorted_codes = spy(monkeypatch, codes, "_sorted_factorize")
     groupings = recorded_groupings(monkeypatch)

@@ -29,20 +29,20 @@ import yaml
 
 import dcglab
 from dcglab.book.explorers import REGISTRY
-from dcglab.book.explorers import quiz as quizmod
 from dcglab.book.explorers.base import bundle
 from dcglab.book.explorers.quiz import (
     CHOICE_ANSWER_KINDS,
     TOLERANCE,
     BankError,
     QuizExplorer,
-    evaluate,
+    evaluate_expression,
     load_bank,
     quiz_data,
     quiz_names,
     render,
     resolve,
 )
+from dcglab.book.explorers.quiz import bank as bankmod
 
 ROOT = Path(__file__).resolve().parents[1]
 BANKS = ROOT / "src" / "dcglab" / "book" / "quizzes"
@@ -88,7 +88,7 @@ def test_answer_keys_are_what_dcglab_computes(quiz):
         for inputs in q["numbers"]:
             if "key" not in inputs:
                 continue
-            got = evaluate(resolve(q["answer"], inputs))
+            got = evaluate_expression(resolve(q["answer"], inputs))
             if "choices" in q:
                 assert q["choices"][got]["text"] == inputs["key"], (quiz, q["id"])
             else:
@@ -118,7 +118,7 @@ def test_explanations_quote_computed_numbers_only(quiz):
                 assert all(i < len(v["parts"]) for i in quoted), (q["id"], template)
                 left = re.sub(r"\{answer\}|\{p\d+\}|\{value\}", "", template)
                 assert "{" not in left and "}" not in left, (q["id"], left)
-            answer = evaluate(v["expr"])
+            answer = evaluate_expression(v["expr"])
             if q["form"] == "choice":
                 assert v["expr"]["m"] in CHOICE_ANSWER_KINDS
                 assert isinstance(answer, int) and 0 <= answer < len(q["choices"]), q["id"]
@@ -136,7 +136,9 @@ def test_mistakes_are_told_apart_from_the_answer(quiz):
     right answer would be called a mistake) nor of another mistake."""
     for q in quiz_data(quiz)["questions"]:
         for v in q["variants"]:
-            values = [evaluate(v["expr"])] + [evaluate(m["expr"]) for m in v.get("mistakes", [])]
+            values = [evaluate_expression(v["expr"])] + [
+                evaluate_expression(m["expr"]) for m in v.get("mistakes", [])
+            ]
             for i, a in enumerate(values):
                 assert all(abs(a - b) > 2 * TOLERANCE for b in values[i + 1 :]), (q["id"], values)
 
@@ -147,7 +149,7 @@ def test_mistake_rules_give_the_mistakes_they_name():
 
     def mistake(qid: str, rule: str) -> float:
         v = qs[qid]["variants"][0]
-        return next(evaluate(m["expr"]) for m in v["mistakes"] if m["rule"] == rule)
+        return next(evaluate_expression(m["expr"]) for m in v["mistakes"] if m["rule"] == rule)
 
     assert mistake("cg", "k_minus_1") == dcglab.cg([2, 0, 3, 1, 0], 3) == 5  # CG@3 for CG@4
     exp = dcglab.dcg([3, 2, 0, 1], 4, "exponential")
@@ -239,7 +241,7 @@ def test_bad_quiz_and_number_set_are_refused():
     with pytest.raises(Exception, match="variant must be a number set from 1 to"):
         QuizExplorer("building", variant=VARIANTS + 1)
     with pytest.raises(ValueError, match="quiz expression kind"):
-        evaluate({"m": "median"})
+        evaluate_expression({"m": "median"})
 
 
 GOOD = """
@@ -279,7 +281,7 @@ BROKEN = [
 @pytest.fixture
 def bank_dir(tmp_path, monkeypatch):
     """The loader reading banks from a temporary folder."""
-    monkeypatch.setattr(quizmod, "BANKS", tmp_path)
+    monkeypatch.setattr(bankmod, "BANKS", tmp_path)
     load_bank.cache_clear()
     yield tmp_path
     load_bank.cache_clear()
@@ -379,8 +381,12 @@ def test_js_answers_equal_python(quiz_js, quiz):
         assert len(js) == len(data["questions"])
         for q, got in zip(data["questions"], js):
             v = variant(q, number_set)
-            mistakes = [evaluate(m["expr"]) for m in v.get("mistakes", [])]
-            want = [evaluate(v["expr"])] + [evaluate(p) for p in v["parts"]] + mistakes
+            mistakes = [evaluate_expression(m["expr"]) for m in v.get("mistakes", [])]
+            want = (
+                [evaluate_expression(v["expr"])]
+                + [evaluate_expression(p) for p in v["parts"]]
+                + mistakes
+            )
             have = [got["answer"]] + got["parts"] + got["mistakes"]
             assert len(have) == len(want), (quiz, q["id"], number_set)
             for j, (h, w) in enumerate(zip(have, want)):
@@ -453,7 +459,7 @@ def test_quiz_page_checks_answers(page, site_dir, rel):
     # A value a known mistake gives: the feedback names that mistake.
     v1 = bank[numeric - 1]["variants"][0]
     mistake = v1["mistakes"][0]
-    value = evaluate(mistake["expr"])
+    value = evaluate_expression(mistake["expr"])
     field.fill(f"{value:.3f}")
     field.press("Enter")
     named = render(mistake["feedback"], v1["answer"], v1["quoted"], value)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from dcglab import ndcg
 from dcglab.reversals import (
+    comparable_pairs,
     count_reversals,
     discordant_pairs,
     ndcg_of_orderings,
@@ -38,6 +39,18 @@ def test_count_matches_brute_force_over_permutations(judged, k):
     exp = [ndcg(p, k, gain="exponential") for p in distinct]
     brute = brute_discordant(np.round(lin, 12), np.round(exp, 12))
     assert count_reversals(judged, k).reversed == brute
+
+
+@pytest.mark.parametrize("judged", [[3, 2, 3, 0, 1, 2], [2, 1, 1, 0], [1, 2, 3, 0, 0]])
+@pytest.mark.parametrize("k", [1, 2, 3, 6])
+def test_comparable_pairs_match_brute_force_over_permutations(judged, k):
+    """Pairs tied under neither gain, counted pair by pair with dcglab.ndcg."""
+    distinct = sorted(set(itertools.permutations(judged)))
+    lin = np.round([ndcg(p, k) for p in distinct], 12)
+    exp = np.round([ndcg(p, k, gain="exponential") for p in distinct], 12)
+    pairs = itertools.combinations(range(len(distinct)), 2)
+    brute = sum(1 for i, j in pairs if lin[i] != lin[j] and exp[i] != exp[j])
+    assert comparable_pairs(judged, k) == brute
 
 
 @given(st.lists(st.integers(0, 6), max_size=60), st.data())

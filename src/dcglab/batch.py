@@ -48,7 +48,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from .binary import FAMILIES as BINARY
 from .binary import binary_values
 from .codes import (
     sortable_bits,
@@ -130,7 +129,7 @@ def check_conventions(
     name = ideal_name(ideal) if isinstance(ideal, str) else ideal_name(repr(ideal))
     check_options(ties=ties, zero_idcg=zero_idcg)
     specs = measure_specs(measures)
-    if ties == "average" and any(m.family in BINARY for m in specs):
+    if ties == "average" and any(m.record.kernel == "binary" for m in specs):
         raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")
     try:
         disc = Discount.parse(discount)
@@ -161,7 +160,7 @@ def compute(
     width = index.shape[1]
     out: dict[str, np.ndarray] = {}
     curves: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # by gain table, its bytes
-    binary = binary_values([m for m in specs if m.family in BINARY], p, index, rl)
+    binary = binary_values([m for m in specs if m.record.kernel == "binary"], p, index, rl)
     rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
     qids = p.qids[rows]
     for m in specs:
@@ -174,7 +173,7 @@ def compute(
             curves[key] = _dcg_curves(p, table, index, keys, disc, ideal, ties)
         dcg, best = curves[key]
         d = (dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1])[rows]
-        if m.family.startswith("dcg"):
+        if not m.record.normalised:
             out[m.name] = d
             continue
         cut = m.k is not None and ideal != "judged-uncut"
@@ -187,7 +186,7 @@ def compute(
                 f"{name}: query {qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
                 "not a finite number (gains too large?)"
             )
-    return BatchResult(qids, out)
+    return BatchResult(qids, out, {m.name: m for m in specs})
 
 
 def _check_level(level: float) -> float:

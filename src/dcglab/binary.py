@@ -40,12 +40,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .measure_families import FAMILIES as FAMILY_RECORDS
+from .measure_families import FAMILY
 from .measures import clamp_k
 
 __all__ = [
     "COUNTS",
     "FAMILIES",
-    "IPREC_POINTS",
     "MIN_GEO_MEAN",
     "Ranking",
     "binary_measure",
@@ -53,25 +54,10 @@ __all__ = [
     "summary",
 ]
 
-COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
+COUNTS = tuple(f.name for f in FAMILY_RECORDS if f.count)
 """Measures whose summary is a count (a sum over queries, printed as an integer)."""
-FAMILIES = (
-    *COUNTS,
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-    "recall",
-    "map_cut",
-    "success",
-    "Judged",
-)
+FAMILIES = tuple(f.name for f in FAMILY_RECORDS if f.kernel == "binary")
 """The measure families this module computes (:data:`COUNT_KERNELS`, :data:`KERNELS`)."""
-IPREC_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-"""trec_eval's default recall points of ``iprec_at_recall``."""
 MIN_GEO_MEAN = 0.00001
 """trec_eval's floor of an AP before its logarithm is taken (``gm_map``)."""
 
@@ -239,25 +225,26 @@ def binary_values(specs: Sequence, p, index: np.ndarray, level: float) -> dict[s
             n_rel = rel[p.judged_index].sum(axis=1)
             n_nonrel = (judged & ~rel)[p.judged_index].sum(axis=1)
             rankings[at] = Ranking(rel[index], judged[index], n_ret, n_rel, n_nonrel)
-        k = m.param if m.family == "iprec_at_recall" else m.k
+        k = m.param if m.record.params == "points" else m.k
         out[m.name] = binary_measure(m.family, k, rankings[at])
     return out
 
 
-def summary(family: str, values: np.ndarray, mean: float) -> float:
+def summary(family: str | None, values: np.ndarray, mean: float) -> float:
     """trec_eval's summary (``all``) value of a measure of ``family`` from its
-    per-query values.
+    per-query values (``None``: a measure without a family, its mean).
 
     Counts are summed (``num_q`` counts the queries); ``gm_map`` is the geometric
     mean :math:`\\exp(\\frac{1}{|Q|}\\sum_q \\ln \\max(AP_q, 10^{-5}))`, its logs
     added left to right in query order as trec_eval adds them; every other
     measure has its ``mean`` (:meth:`dcglab.result.BatchResult.means`).
     """
-    if family == "num_q":
+    aggregate = FAMILY[family].aggregate if family in FAMILY else "mean"
+    if aggregate == "queries":
         return float(len(values))
-    if family in COUNTS:
+    if aggregate == "sum":
         return float(values.sum())  # integers: exact in any order
-    if family == "gm_map":
+    if aggregate == "geometric":
         logs = np.log(np.maximum(values, MIN_GEO_MEAN))
         return math.exp(float(np.cumsum(logs)[-1]) / len(values))
     return mean

@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from . import __version__, process
 from .discounts import Discount
+from .measure_families import FAMILIES
 from .measure_names import measure_specs
 from .options import (
     FRACTIONAL_GRADES,
@@ -30,7 +31,6 @@ from .options import (
 )
 from .output import render
 from .presets import option_spelling
-from .result import BatchResult
 
 T = TypeVar("T")
 NUM_REL_C = "NumRel(rel=1)"  # what trec_eval -c sums for the summary num_rel
@@ -278,7 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="python",
         choices=["python", "duckdb", "spark"],
         help="where to compute: this process (default, fastest), DuckDB, or Spark (the active "
-        "session or local[*]; needs Java); the engines compute ndcg, ndcg_cut, dcg and dcg_cut",
+        "session or local[*]; needs Java); the engines compute "
+        + ", ".join(f.name for f in FAMILIES if "duckdb" in f.paths and "spark" in f.paths),
     )
     return p
 
@@ -322,12 +323,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         specs = measure_specs(names, runid=True)
         bar = progress(args.qrels, args.run)
         qrels, run = buffered(args.qrels), buffered(args.run)
-        wants_runid = not args.nosummary and any(m.family == "runid" for m in specs)
+        wants_runid = not args.nosummary and any(m.record.kernel == "tag" for m in specs)
         runid = run_tag(run) if wants_runid else None
         quirk = args.c and args.level_for_rel != 1 and any(m.name == "num_rel" for m in specs)
         # computed but not printed: trec_eval -c's summary num_rel; a value when only runid is asked
-        hidden = [NUM_REL_C] * quirk + ["NumQ"] * all(m.family == "runid" for m in specs)
-        compute = evaluate
+        hidden = [NUM_REL_C] * quirk + ["NumQ"] * all(m.record.kernel == "tag" for m in specs)
+        # -l concerns the binary measures only, which the engines refuse
+        compute = partial(evaluate, relevance_level=args.level_for_rel)
         if args.engine != "python":
             from .engines import evaluate_files
 
@@ -343,16 +345,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             zero_idcg=args.zero_idcg,
             missing="zero" if args.c else "error",
             negative_grades=args.negative_grades,
-            relevance_level=args.level_for_rel,
             max_docs=args.M,
             judged_only=args.Judged_docs_only,
             score_precision=args.score_precision,
             fractional_grades=args.fractional_grades,
         )
         bar.update()
-        values = dict(result.values)
-        extra = {name: values.pop(name) for name in hidden}
-        result = BatchResult(result.qids, values)
+        extra = {name: result.values[name] for name in hidden}
+        result = result.select(n for n in result.values if n not in extra)
         means = None if args.nosummary else result.means()
         if quirk and means is not None:  # trec_eval -c counts every grade > 0, whatever -l
             means["num_rel"] = float(extra[NUM_REL_C].sum())

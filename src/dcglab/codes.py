@@ -1,12 +1,12 @@
-"""Integer codes for the batch evaluator: ids in byte order, sortable scores,
-(query, docno) matching, padding.
+"""Integer codes for the batch evaluator: ids in byte order, sortable scores and
+trec_eval's ranking. The padded layout (:mod:`dcglab.blocks`) and the matching of
+(query, docno) pairs (:mod:`dcglab.matching`) are re-exported here.
 
 trec_eval 10.0 orders a query's documents by score (a C ``double``), descending,
 then by docno, descending, comparing docnos with ``strcmp``. These helpers turn
 query ids into integers with the same order, scores into unsigned integers with
 the float order, and one integer sort per query into trec_eval's ranking (only
-tied scores compare their docnos). Run rows find their qrels row through 64-bit
-hashes of the docnos within each query, verified against the strings.
+tied scores compare their docnos).
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
+
+from .blocks import Grouping, equal_blocks, gather, row_blocks, take_in_rows
+from .matching import exact_match, first_repeat, match_in_rows, match_rows, may_repeat, pair_keys
 
 __all__ = [
     "Grouping",
@@ -32,8 +35,6 @@ __all__ = [
     "take_in_rows",
     "trec_ranking",
 ]
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd 64-bit constant (2^64 over the golden ratio)
 
 
 def sortable_bits(scores: np.ndarray) -> np.ndarray:
@@ -53,99 +54,6 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     f64 = np.ascontiguousarray(np.asarray(scores, dtype=np.float64) + 0.0)
     flip = (f64.view(np.int64) >> 63).view(np.uint64) | np.uint64(1 << 63)  # sign -> all ones
     return f64.view(np.uint64) ^ flip
-
-
-BLOCK = 1 << 18
-"""Elements per block of rows in the per-row steps: their temporaries stay a few
-megabytes, reused from block to block, instead of fresh arrays the size of the
-run (on the benchmark's 5M lines, page faults were a third of the time)."""
-
-
-def row_blocks(shape: tuple[int, int]) -> list[slice]:
-    """Slices of the rows of a ``shape`` matrix, about :data:`BLOCK` elements each.
-
-    Examples
-    --------
-    >>> row_blocks((5, 100_000))[:2]
-    [slice(0, 2, None), slice(2, 4, None)]
-    """
-    n, w = shape
-    step = max(1, BLOCK // max(w, 1))
-    return [slice(lo, min(lo + step, n)) for lo in range(0, n, step)]
-
-
-def equal_blocks(ids: pl.Series) -> int | None:
-    """The common length of the blocks of equal ids, when each id forms one
-    block and all blocks are equally long (a run grouped by query, with as many
-    documents for every query); otherwise ``None``.
-
-    Examples
-    --------
-    >>> equal_blocks(pl.Series(["b", "b", "a", "a"])), equal_blocks(pl.Series(["b", "a", "b"]))
-    (2, None)
-    """
-    if len(ids) == 0:
-        return None
-    runs = ids.rle()
-    lengths = runs.struct.field("len")
-    if lengths.n_unique() != 1 or runs.struct.field("value").n_unique() != len(runs):
-        return None
-    return int(lengths[0])
-
-
-def take_in_rows(values: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """``values[i, columns[i, j]]`` for every row ``i`` (numpy's
-    ``take_along_axis``, done a block of rows at a time with flat indices,
-    which is several times faster on large matrices).
-
-    Examples
-    --------
-    >>> take_in_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1, 0], [1, 1]])).tolist()
-    [[2.0, 1.0], [4.0, 4.0]]
-    """
-    n, w = values.shape
-    out = np.empty(columns.shape, dtype=values.dtype)
-    flat = values.reshape(-1)
-    for block in row_blocks(columns.shape):
-        at = columns[block].astype(np.intp)
-        at += (np.arange(block.start, block.stop, dtype=np.intp) * w)[:, None]
-        np.take(flat, at, out=out[block])
-    return out
-
-
-def gather(values: pl.Series, rows: np.ndarray) -> pl.Series:
-    """``values[rows]``, taken chunk by chunk.
-
-    A Series read from a CSV file is held in many chunks (polars makes about
-    one per 44,000 lines), and polars' own gather across them is several times
-    slower than from one chunk (measured on the benchmark's 5M docnos). Here
-    the rows are sorted (unless they already are), each chunk gives its own,
-    and the result is put back in the order asked.
-
-    Examples
-    --------
-    >>> parts = pl.concat([pl.Series(["a", "b"]), pl.Series(["c"])], rechunk=False)
-    >>> gather(parts, np.array([2, 0, 2])).to_list()
-    ['c', 'a', 'c']
-    """
-    chunks = values.get_chunks()
-    if len(chunks) == 1 or len(rows) == 0:
-        return values.gather(rows)
-    order = None if bool(np.all(rows[1:] >= rows[:-1])) else np.argsort(rows, kind="stable")
-    ordered = rows if order is None else rows[order]
-    ends = np.cumsum([len(c) for c in chunks])
-    cuts = np.searchsorted(ordered, ends)
-    parts = [
-        chunk.gather(ordered[lo:hi] - start)
-        for chunk, lo, hi, start in zip(chunks, np.r_[0, cuts[:-1]], cuts, np.r_[0, ends[:-1]])
-        if hi > lo
-    ]
-    got = pl.concat(parts, rechunk=True)
-    if order is None:
-        return got
-    back = np.empty_like(order)
-    back[order] = np.arange(len(order))
-    return got.gather(back)
 
 
 def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
@@ -218,162 +126,6 @@ def _score_order(scores: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
     if not full:
         same &= np.arange(w) < valid.sum(axis=1)[:, None]
     return (key & low).astype(np.uint32), same
-
-
-def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:
-    """A 64-bit key for each (query code, docno) pair: the docno's hash XOR the
-    code times an odd constant. Equal pairs have equal keys; two distinct pairs
-    share one with a chance of about 2^-64, so every use verifies its matches."""
-    keys = query.astype(np.uint64)
-    keys *= _MIX
-    keys ^= docno.hash(seed=0).to_numpy()
-    return keys
-
-
-def may_repeat(keys: np.ndarray) -> bool:
-    """Whether two of the keys are equal: a repeated pair or (rarely) a hash
-    collision, which :func:`first_repeat` tells apart."""
-    s = np.sort(keys)
-    return bool((s[1:] == s[:-1]).any())
-
-
-def first_repeat(query: np.ndarray, docno: pl.Series) -> int | None:
-    """The first row whose (query, docno) pair is on an earlier row too, or ``None``
-    (exact: compares the strings)."""
-    frame = pl.DataFrame({"query": query, "docno": docno})
-    again = ~frame.select(pl.struct("query", "docno").is_first_distinct()).to_series()
-    rows = again.arg_true()
-    return int(rows[0]) if len(rows) else None
-
-
-def match_in_rows(
-    r_hash: np.ndarray, r_index: np.ndarray, q_hash: np.ndarray, q_index: np.ndarray
-) -> np.ndarray | None:
-    """Match each query's run documents to its qrels documents by docno hash.
-
-    ``r_hash`` and ``q_hash`` are ``queries × width`` matrices of docno hashes
-    (any uint64), ``r_index`` and ``q_index`` the run and qrels rows they come
-    from (-1: padding). Each query's hashes, with their column in the low bits,
-    are sorted together, so equal hashes become neighbours. Returns the qrels
-    row of every run row (-1: unjudged), or ``None`` when a query holds two
-    equal hashes that are not one run and one qrels document (a repeated docno,
-    or a hash collision), which the caller must then sort out exactly. The
-    matches are of hashes: the caller compares the strings.
-    """
-    found = np.full(int(r_index.max(initial=-1)) + 1, -1, dtype=np.int64)
-    for block in row_blocks((r_hash.shape[0], r_hash.shape[1] + q_hash.shape[1])):
-        pairs = _block_pairs(r_hash[block], r_index[block], q_hash[block], q_index[block])
-        if pairs is None:
-            return None
-        found[pairs[0]] = pairs[1]
-    return found
-
-
-def _block_pairs(r_hash, r_index, q_hash, q_index) -> tuple[np.ndarray, np.ndarray] | None:
-    """(run rows, qrels rows) of the equal hashes in some queries (see :func:`match_in_rows`)."""
-    nq, w = r_hash.shape
-    width = w + q_hash.shape[1]
-    bits = max(int(width - 1).bit_length(), 1)
-    low = np.uint64((1 << bits) - 1)
-    padding = np.iinfo(np.uint64).max  # above every real key, whose top bit is 0
-    keys = np.empty((nq, width), dtype=np.uint64)
-    for h, index, start in ((r_hash, r_index, 0), (q_hash, q_index, w)):
-        cut = keys[:, start : start + h.shape[1]]
-        np.right_shift(h, np.uint64(1), out=cut)
-        cut &= ~low
-        cut |= np.arange(start, start + h.shape[1], dtype=np.uint64)
-        cut[index < 0] = padding
-    keys.sort(axis=1)
-    row, at = np.nonzero((keys[:, 1:] ^ keys[:, :-1]) <= low)  # equal above the low bits
-    real = keys[row, at + 1] != padding
-    row, at = row[real], at[real]
-    first = (keys[row, at] & low).astype(np.intp)
-    second = (keys[row, at + 1] & low).astype(np.intp)
-    # in a group of equal hashes run columns (< w) come first: a run-run or a
-    # qrels-qrels neighbour shows any group that is not one run-qrels pair
-    if (second < w).any() or (first >= w).any():
-        return None
-    return r_index[row, first], q_index[row, second - w]
-
-
-def match_rows(
-    q_docno: pl.Series,
-    judged_rows: Grouping,
-    r_docno: pl.Series,
-    run_rows: Grouping,
-    r_index: np.ndarray,
-) -> np.ndarray | None:
-    """The qrels row of each run row (-1: unjudged) by docno hashes within each
-    query (:func:`match_in_rows`), checked on the strings; ``None``
-    when hashes repeat or a match is not one."""
-    hashes = [
-        rows.pad(d.hash(seed=0).to_numpy(), 0)
-        for d, rows in ((r_docno, run_rows), (q_docno, judged_rows))
-    ]
-    q_index = judged_rows.pad(np.arange(len(q_docno), dtype=np.int64), -1)
-    found = match_in_rows(hashes[0], r_index, hashes[1], q_index)
-    if found is not None:
-        hit = np.flatnonzero(found >= 0)
-        if not (gather(q_docno, found[hit]) == gather(r_docno, hit)).all():
-            return None
-    return found
-
-
-def exact_match(
-    q_query: np.ndarray, q_docno: pl.Series, r_query: np.ndarray, r_docno: pl.Series
-) -> np.ndarray:
-    """The qrels row of each run row's (query, docno) pair, or -1: a join on the
-    strings themselves (qrels pairs distinct)."""
-    return _join(
-        pl.DataFrame({"q": q_query, "d": q_docno}), pl.DataFrame({"q": r_query, "d": r_docno})
-    )
-
-
-def _join(table: pl.DataFrame, probe: pl.DataFrame) -> np.ndarray:
-    """The row of ``table`` equal to each row of ``probe`` (same columns, unique in
-    ``table``), or -1."""
-    out = probe.join(
-        table.with_row_index("_row"), on=probe.columns, how="left", maintain_order="left"
-    )
-    return out.get_column("_row").cast(pl.Int64).fill_null(-1).to_numpy()
-
-
-class Grouping:
-    """Rows grouped by an integer code into a padded ``n_groups × width`` matrix.
-
-    A run file is usually already grouped by query with equal list lengths; then
-    the values are reshaped, with no per-element scatter. If the groups come in
-    another order than their codes, their rows are permuted (``rows``), or, with
-    ``keep_order``, left in the file's order: row ``row_of_code[c]`` then holds
-    group ``c``, and the caller renumbers the groups.
-    """
-
-    def __init__(self, codes: np.ndarray, n_groups: int, keep_order: bool = False) -> None:
-        sizes = np.bincount(codes, minlength=n_groups)
-        width = max(int(sizes.max()) if len(sizes) else 0, 1)
-        self.shape = (n_groups, width)
-        self.order = self.flat = self.rows = self.row_of_code = None
-        if len(codes) and np.all(sizes == width):
-            firsts = codes[::width]
-            if (codes.reshape(-1, width) == firsts[:, None]).all():  # contiguous blocks
-                if not np.all(firsts[1:] > firsts[:-1]):
-                    if keep_order:
-                        self.row_of_code = np.argsort(firsts)
-                    else:
-                        self.rows = np.argsort(firsts)
-                return
-        self.order = np.argsort(codes, kind="stable")
-        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-        self.flat = codes[self.order] * width + np.arange(len(codes)) - np.repeat(starts, sizes)
-
-    def pad(self, values: np.ndarray, fill: float | int) -> np.ndarray:
-        """The values placed in their group's row, ``fill`` elsewhere."""
-        if self.flat is None:
-            table = np.ascontiguousarray(values).reshape(self.shape)
-            return table if self.rows is None else table[self.rows]
-        out = np.full(self.shape, fill, dtype=values.dtype)
-        out.ravel()[self.flat] = values[self.order]
-        return out
 
 
 def lexicographic_codes(

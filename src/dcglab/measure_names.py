@@ -16,6 +16,10 @@ ir_measures' syntax: ``NAME(param=value,...)@CUTOFF`` with ``nDCG``, ``P``, ``R`
 ``rel`` (the relevance level of that measure), ``cutoff``, and for nDCG ``dcg``
 (``'log2'`` or ``'exp-log2'``) and ``gains``. Such a name is its own output
 name, spelled as given: ``per_query["nDCG@10"]``.
+
+Each :class:`Measure` points to its family's record
+(:data:`dcglab.measure_families.FAMILIES`), which says how it is named, ordered,
+summarised and printed, and which paths compute it.
 """
 
 from __future__ import annotations
@@ -23,40 +27,21 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
+from .measure_families import DEFAULT_IPREC, FAMILIES, FAMILY, OFFICIAL, Family
+
 __all__ = [
-    "DEFAULT_CUTS",
     "OFFICIAL",
-    "SUMMARY_ONLY",
+    "Family",
     "Measure",
-    "family_of",
     "measure_specs",
     "parse_measures",
     "trec_order",
 ]
 
-DEFAULT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs
-DEFAULT_SUCCESS = (1, 5, 10)
-DEFAULT_IPREC = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-OFFICIAL = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-)
-"""trec_eval's ``official`` set (``measures.c``), printed when no measure is named."""
 SETS = {
     "all_trec": "relstring, infAP, utility, Rndcg and others",
     "set": "utility and the set_ measures",
@@ -64,25 +49,6 @@ SETS = {
     "prefs": "the preference measures",
     "qrels_jg": "the judgment-group measures",
 }
-SUMMARY_ONLY = ("runid", "num_q", "gm_map")
-"""Measures trec_eval prints in the summary only, never per query (``-q``)."""
-ORDER = (
-    *OFFICIAL[:11],
-    "P",
-    "recall",
-    "dcg",
-    "ndcg",
-    "ndcg_cut",
-    "map_cut",
-    "success",
-    "dcg_cut",
-    "Judged",
-)
-"""Output order: trec_eval's measure table (``te_trec_measures``), then dcglab's own."""
-PLAIN = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref")
-PLAIN += ("recip_rank", "ndcg", "dcg", "runid")
-CUT_FAMILIES = {"P": DEFAULT_CUTS, "recall": DEFAULT_CUTS, "map_cut": DEFAULT_CUTS}
-CUT_FAMILIES |= {"success": DEFAULT_SUCCESS, "ndcg_cut": DEFAULT_CUTS, "dcg_cut": DEFAULT_CUTS}
 IR = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cut>[^@()]+))?$")
 # ir_measures name: (family without a cutoff, family with one, parameters it takes)
 IR_NAMES = {
@@ -123,6 +89,17 @@ class Measure(NamedTuple):
     gain: GainTable | None = None
     rel: float | None = None
     param: float | None = None
+
+    @property
+    def record(self) -> Family:
+        """Its family's record in :data:`FAMILIES`."""
+        return FAMILY[self.family]
+
+    @property
+    def order_key(self) -> tuple[int, float]:
+        """Its place in trec_eval's output order: its family's, then its cutoff
+        or recall point."""
+        return FAMILIES.index(self.record), self.param if self.param is not None else self.k or 0
 
 
 def _fail(name: str, why: str) -> ValueError:
@@ -181,12 +158,16 @@ def _gain_table(text: str, name: str) -> dict[float, float]:
     return table
 
 
+LISTS = tuple(f.name for f in FAMILIES if f.trec and f.params in ("cutoffs", "points"))
+"""The families named with a list of cutoffs or recall points (``P.5,10``)."""
+
+
 def _split(name: str) -> tuple[str, str | None]:
     """A trec_eval name's measure and parameter text: ``P.5,10`` is ``P`` and
     ``5,10``; an output name such as ``P_5`` or ``ndcg_cut_10`` is accepted too."""
-    m = re.match(r"^(.*?)_(\d[\d.,]*)$", name)
-    if m and m[1].lower() in (*(f.lower() for f in CUT_FAMILIES), "iprec_at_recall"):
-        return m[1], m[2]
+    head, _, tail = name.rpartition("_")
+    if tail[:1].isdigit() and head.lower() in (f.lower() for f in LISTS):
+        return head, tail
     family, dot, params = name.partition(".")
     return (family, params) if dot else (name, None)
 
@@ -194,21 +175,23 @@ def _split(name: str) -> tuple[str, str | None]:
 def _trec(name: str) -> list[Measure] | None:
     """A name in trec_eval's syntax, or ``None`` if it is not one."""
     family, params = _split(name)
-    if family.lower() in ("ndcg", "dcg", "ndcg_cut", "dcg_cut"):
-        family = family.lower()
-    if family in ("ndcg", "dcg") and params is not None and "=" in params:
-        return [Measure(f"{family}_{params}", family, None, _gain_table(params, name))]
-    if family in PLAIN:
+    lower = family.lower()
+    if lower in FAMILY and FAMILY[lower].kernel == "dcg":  # NDCG_CUT.10 is read too
+        family = lower
+    f = FAMILY.get(family)
+    if f is None or not f.trec:
+        return None
+    if f.params == "gains" and params is not None and "=" in params:
+        return [Measure(f.output_name(params), family, None, _gain_table(params, name))]
+    if f.params in ("none", "gains"):
         if params is not None:
             raise _fail(name, f"{family} takes no parameter")
         return [Measure(family, family, None)]
-    if family in CUT_FAMILIES:
-        cuts = _cutoffs(params, name, CUT_FAMILIES[family])
-        return [Measure(f"{family}_{k}", family, k) for k in cuts]
-    if family == "iprec_at_recall":
-        points = _points(params, name)
-        return [Measure(f"{family}_{x:3.2f}", family, None, param=x) for x in points]
-    return None
+    if f.params == "cutoffs":
+        cuts = _cutoffs(params, name, f.defaults)
+        return [Measure(f.output_name(k), family, k) for k in cuts]
+    points = _points(params, name)
+    return [Measure(f.output_name(x), family, None, param=x) for x in points]
 
 
 def _ir_params(text: str | None, name: str) -> dict[str, object]:
@@ -229,7 +212,7 @@ def _ir_cutoff(text: object, family: str, name: str) -> tuple[int | None, float 
     """The cutoff ``k`` (or, for ``IPrec@r``, the recall point) written after ``@``."""
     if text is None:
         return None, None
-    if family == "iprec_at_recall":
+    if FAMILY[family].params == "points":
         return None, _points(str(text), name)[0]
     try:
         k = int(str(text))
@@ -343,7 +326,7 @@ def _merged(flat: list[str]) -> list[Measure]:
     chosen: dict[str, list[str]] = {}
     for name in flat:
         family, params = _split(name)
-        if params is not None and family in (*CUT_FAMILIES, "iprec_at_recall"):
+        if params is not None and family in LISTS:
             chosen.setdefault(family, []).append(name)
     out: list[Measure] = []
     done: set[str] = set()
@@ -373,7 +356,7 @@ def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]
     """
     out = _merged(_flat_names(names))
     if not runid:
-        out = [m for m in out if m.family != "runid"]
+        out = [m for m in out if m.record.kernel != "tag"]
     if not out:
         raise ValueError("measures is empty: name at least one measure")
     return list({m.name: m for m in out}.values())
@@ -390,39 +373,16 @@ def parse_measures(names: Iterable[str]) -> list[tuple[str, int | None]]:
     return [(m.name, m.k) for m in measure_specs(names)]
 
 
-@lru_cache(maxsize=1024)
-def _family_and_key(name: str) -> tuple[str, float]:
-    try:
-        m = _parse(name)[0]
-        return m.family, (m.param if m.param is not None else m.k or 0)
-    except ValueError:  # an output name such as ndcg_1=3,2=9
-        return name.split("_")[0], 0
-
-
-def family_of(name: str) -> str:
-    """The family of a measure's output name.
-
-    Examples
-    --------
-    >>> family_of("P_5"), family_of("NumRet(rel=1)"), family_of("ndcg_1=3,2=9")
-    ('P', 'num_rel_ret', 'ndcg')
-    """
-    return _family_and_key(name)[0]
-
-
-def _order_key(name: str) -> tuple[int, float]:
-    family, k = _family_and_key(name)
-    return (ORDER.index(family) if family in ORDER else len(ORDER)), k
-
-
-def trec_order(names: Sequence[str]) -> list[str]:
+def trec_order(measures: Iterable[Measure]) -> list[Measure]:
     """trec_eval's output order: its measure table (``runid``, ``num_q``, ...,
     ``map``, ``gm_map``, ..., ``P``, ``recall``, ``ndcg``, ``ndcg_cut``, ...),
-    cutoffs ascending, no repeats.
+    cutoffs ascending, each output name once.
 
     Examples
     --------
-    >>> trec_order(["ndcg_cut_10", "ndcg", "P_5", "ndcg_cut_5", "map", "bpref", "ndcg"])
+    >>> given = measure_specs(["ndcg_cut.10", "ndcg", "P.5", "ndcg_cut.5", "map", "bpref"])
+    >>> [m.name for m in trec_order(given)]
     ['map', 'bpref', 'P_5', 'ndcg', 'ndcg_cut_5', 'ndcg_cut_10']
     """
-    return sorted(dict.fromkeys(names), key=_order_key)
+    unique = {m.name: m for m in measures}
+    return sorted(unique.values(), key=lambda m: m.order_key)

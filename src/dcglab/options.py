@@ -27,6 +27,7 @@ __all__ = [
     "CHOICES",
     "ZERO_POLICIES",
     "ZeroPolicy",
+    "check_max_docs",
     "check_option",
     "check_options",
     "ideal_name",
@@ -97,6 +98,29 @@ def check_options(**given: object) -> None:
     """
     for name, value in given.items():
         check_option(name, value, CHOICES[name])
+
+
+def check_max_docs(max_docs: object) -> int | None:
+    """``max_docs`` (trec_eval's ``-M``) as an int, ``None`` for no limit: a whole number >= 1.
+
+    Examples
+    --------
+    >>> check_max_docs(5.0), check_max_docs(None)
+    (5, None)
+    >>> check_max_docs(2.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_docs must be an integer >= 1, got 2.5
+    """
+    if max_docs is None:
+        return None
+    try:
+        whole = not isinstance(max_docs, bool) and int(max_docs) == max_docs  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or max_docs < 1:  # type: ignore[operator]
+        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
+    return int(max_docs)  # type: ignore[call-overload]
 
 
 def ideal_name(ideal: str) -> str:

@@ -12,18 +12,34 @@ import io
 import json
 import math
 
-from .binary import COUNTS
-from .measure_names import SUMMARY_ONLY, family_of, trec_order
 from .result import BatchResult
 
 __all__ = ["render"]
 
 
-def _value(name: str, v: float) -> int | float | None:
+def _is_count(result: BatchResult, name: str) -> bool:
+    """Whether the measure is a count (printed as an integer)."""
+    m = result.measures.get(name)
+    return m is not None and m.record.count
+
+
+def _per_query(result: BatchResult, cols: list[str]) -> list[str]:
+    """The columns printed per query: all but the summary-only measures (``gm_map``...)."""
+    return [
+        c for c in cols if c not in result.measures or not result.measures[c].record.summary_only
+    ]
+
+
+def _table(result: BatchResult, cols: list[str]) -> list[tuple[str, list[float], bool]]:
+    """The per-query columns: name, values and whether they are counts."""
+    return [(c, result.values[c].tolist(), _is_count(result, c)) for c in _per_query(result, cols)]
+
+
+def _value(v: float, count: bool) -> int | float | None:
     """A value for CSV and JSON: counts as integers, NaN (a skipped query) as ``None``."""
     if math.isnan(v):
         return None
-    return int(v) if family_of(name) in COUNTS else float(v)
+    return int(v) if count else float(v)
 
 
 def _cell(v: object) -> str:
@@ -34,15 +50,15 @@ def _cell(v: object) -> str:
 def _rows(result, means, cols, per_q, runid) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     if per_q:
-        shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
-        table = [result.values[c].tolist() for c in shown]
+        table = _table(result, cols)
         rows += [
-            {"qid": str(q), **{c: _value(c, v[i]) for c, v in zip(shown, table)}}
+            {"qid": str(q), **{c: _value(v[i], count) for c, v, count in table}}
             for i, q in enumerate(result.qids)
         ]
     if means is not None:
         tag = {} if runid is None else {"runid": runid}
-        rows.append({"qid": "all", **tag, **{c: _value(c, means[c]) for c in cols}})
+        summary = {c: _value(means[c], _is_count(result, c)) for c in cols}
+        rows.append({"qid": "all", **tag, **summary})
     return rows
 
 
@@ -63,9 +79,11 @@ def render(
     ``means`` is ``None`` for no summary (trec_eval ``-n``); ``runid`` is the
     run's tag, printed first in the summary when given. Counts print as integers.
     A query skipped under ``--zero-idcg skip`` has no line (CSV: an empty field,
-    JSON: ``null``). ``gm_map``, ``num_q`` and ``runid`` appear in the summary only.
+    JSON: ``null``). The measures whose family's record is summary-only (``gm_map``,
+    ``num_q``, ``runid``) appear in the summary only; the order is trec_eval's
+    (:meth:`dcglab.result.BatchResult.ordered`).
     """
-    cols = trec_order(list(result.values))
+    cols = result.ordered()
     if fmt in ("csv", "json"):
         rows = _rows(result, means, cols, per_q, runid)
         if fmt == "json":
@@ -78,8 +96,7 @@ def render(
         return text.getvalue()
     lines = []
     if per_q:
-        shown = [c for c in cols if family_of(c) not in SUMMARY_ONLY]
-        table = [(c, result.values[c].tolist(), family_of(c) in COUNTS) for c in shown]
+        table = _table(result, cols)
         lines += [
             _trec_line(c, str(q), v[i], count)
             for i, q in enumerate(result.qids)
@@ -89,5 +106,5 @@ def render(
     if means is not None:
         if runid is not None:
             lines.append(f"{'runid':<22}\tall\t{runid}\n")
-        lines += [_trec_line(c, "all", means[c], family_of(c) in COUNTS) for c in cols]
+        lines += [_trec_line(c, "all", means[c], _is_count(result, c)) for c in cols]
     return "".join(lines)

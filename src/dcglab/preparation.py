@@ -35,6 +35,7 @@ from .options import (
     Missing,
     NegativeGrades,
     ScorePrecision,
+    check_max_docs,
     check_options,
 )
 from .trec import Source, Table, locate, qrels_table, raise_on_repeat, run_table
@@ -172,10 +173,7 @@ def prepare(
         negative_grades=negative_grades,
         score_precision=score_precision,
     )
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or int(max_docs) != max_docs or max_docs < 1
-    ):
-        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
+    max_docs = check_max_docs(max_docs)
     with ThreadPoolExecutor(1) as other_core:  # the qrels read while the run's checks run
         pending = other_core.submit(qrels_table, qrels)
         try:

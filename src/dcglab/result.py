@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .measure_names import Measure, trec_order
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -20,13 +22,34 @@ class BatchResult:
     """Per-query values of each measure and how to aggregate them.
 
     ``values[name][i]`` is the value of measure ``name`` for query ``qids[i]``
-    (NaN only for a query skipped under ``zero_idcg="skip"``). pandas is
-    imported only when :attr:`per_query` or a pandas result is asked for, which
-    keeps the command line's start quick.
+    (NaN only for a query skipped under ``zero_idcg="skip"``);
+    ``measures[name]`` is the :class:`dcglab.measure_names.Measure` it computes,
+    which says how it is summarised and printed (a name without one is a plain
+    mean, printed last). pandas is imported only when :attr:`per_query` or a
+    pandas result is asked for, which keeps the command line's start quick.
     """
 
     qids: np.ndarray
     values: Mapping[str, np.ndarray]
+    measures: Mapping[str, Measure] = field(default_factory=dict)
+
+    def family(self, name: str) -> str | None:
+        """The family of the measure whose output name is ``name`` (``None``: unknown)."""
+        m = self.measures.get(name)
+        return None if m is None else m.family
+
+    def ordered(self) -> list[str]:
+        """The output names in trec_eval's order (:func:`dcglab.measure_names.trec_order`),
+        then those without a measure, as given."""
+        known = [m.name for m in trec_order(self.measures.values()) if m.name in self.values]
+        return known + [n for n in self.values if n not in self.measures]
+
+    def select(self, names: Iterable[str]) -> BatchResult:
+        """The result for the output names ``names`` only."""
+        keep = {n: self.values[n] for n in names}
+        return BatchResult(
+            self.qids, keep, {n: self.measures[n] for n in keep if n in self.measures}
+        )
 
     @cached_property
     def per_query(self) -> pd.DataFrame:
@@ -47,7 +70,6 @@ class BatchResult:
         the fourth printed decimal.
         """
         from .binary import summary
-        from .measure_names import family_of
 
         out = {}
         for name, v in self.values.items():
@@ -57,7 +79,7 @@ class BatchResult:
                     f"{name}: every query was skipped (IDCG 0), "
                     "so the mean is undefined; choose zero_idcg='zero' or 'one'"
                 )
-            out[name] = summary(family_of(name), kept, float(np.cumsum(kept)[-1] / len(kept)))
+            out[name] = summary(self.family(name), kept, float(np.cumsum(kept)[-1] / len(kept)))
         return out
 
     def mean(self) -> pd.Series:

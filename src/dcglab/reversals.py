@@ -151,3 +151,38 @@ def count_reversals(
     a, b = (ndcg_of_orderings(rows, k, g, discount) for g in gains)
     n = len(rows)
     return Reversals(n, n * (n - 1) // 2, discordant_pairs(a, b))
+
+
+def _tied_pairs(*columns: np.ndarray) -> int:
+    """Pairs of rows equal in every one of the given columns."""
+    _, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+    return int((counts * (counts - 1) // 2).sum())
+
+
+def comparable_pairs(
+    judged: Sequence[float] | np.ndarray,
+    k: int,
+    gains: tuple[GainSpec, GainSpec] = ("linear", "exponential"),
+    discount: DiscountSpec = "log2",
+) -> int:
+    r"""Pairs of orderings of ``judged`` that neither gain scores as tied at nDCG@k.
+
+    By inclusion-exclusion over the :math:`N` orderings, with :math:`T_a` and
+    :math:`T_b` the pairs tied under each gain and :math:`T_{ab}` those tied under both:
+
+    .. math::
+
+        \binom{N}{2} - T_a - T_b + T_{ab}
+
+    Ties are judged on :func:`tie_keys`, as in :func:`count_reversals`, so the
+    reversed pairs are a subset of these.
+
+    Examples
+    --------
+    >>> comparable_pairs([3, 2, 3, 0, 1, 2], 6) >= count_reversals([3, 2, 3, 0, 1, 2], 6).reversed
+    True
+    """
+    rows = orderings(judged)
+    a, b = (tie_keys(ndcg_of_orderings(rows, k, g, discount)) for g in gains)
+    n = len(rows)
+    return n * (n - 1) // 2 - _tied_pairs(a) - _tied_pairs(b) + _tied_pairs(a, b)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import OneLineParser
-from .explorers.quiz import TOLERANCE, evaluate, load_bank, quiz_names, render
+from .explorers.quiz import TOLERANCE, evaluate_expression, load_bank, quiz_names, render
 
 GIFT_SPECIAL = "\\~=#{}:"
 
@@ -53,7 +53,7 @@ def flat_questions(quiz: str, number_set: int = 1) -> list[dict[str, Any]]:
             entry["mistakes"] = [
                 (value, render(m["feedback"], answer, quoted, value))
                 for m in v["mistakes"]
-                for value in [evaluate(m["expr"])]
+                for value in [evaluate_expression(m["expr"])]
             ]
         out.append(entry)
     return out

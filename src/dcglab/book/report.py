@@ -26,3 +26,14 @@ def format_table(df: pd.DataFrame, digits: int = 3) -> str:
         return str(x)
 
     return df.map(cell).to_string(index=False)
+
+
+def same_to(value: float, published: float, digits: int = 3) -> str:
+    """``"yes"`` when ``value`` prints as ``published`` to ``digits`` decimals, else ``"no"``.
+
+    Examples
+    --------
+    >>> same_to(0.4361, 0.436), same_to(0.4366, 0.436)
+    ('yes', 'no')
+    """
+    return "yes" if f"{value:.{digits}f}" == f"{published:.{digits}f}" else "no"

@@ -5,7 +5,7 @@ judgments. :mod:`~dcglab.cranfield.data` downloads, checks and parses the files
 (:func:`load`); :mod:`~dcglab.cranfield.retrieval` indexes them and ranks the
 documents with BIM, TF-IDF and BM25 (:class:`Index`, :func:`rank`);
 :mod:`~dcglab.cranfield.evaluation` computes per-query nDCG@k with
-:func:`dcglab.ndcg` (:func:`evaluate`), the table of the three models
+:func:`dcglab.ndcg` (:func:`ndcg_by_query`), the table of the three models
 (:func:`table`) and the queries on which two models swap places between graded
 and binary gain (:func:`direction_changes`). :mod:`~dcglab.cranfield.search`
 holds the option lists of the configuration search.
@@ -40,28 +40,30 @@ from .evaluation import (
     BINARY,
     GAIN_NAMES,
     GRADED,
+    MINUS_ONE_READINGS,
     DirectionChanges,
     direction_changes,
-    evaluate,
+    gain_flips,
     gain_mapping,
     mean,
+    ndcg_by_model,
+    ndcg_by_query,
+    read_minus_one,
+    relevant_in_top,
+    run_scores,
     table,
 )
+from .models import IDF, bim_scores, bm25_scores, lucene_length, tfidf_scores
 from .retrieval import (
-    IDF,
     LUCENE_STOP_WORDS,
     MODELS,
     STOP_LISTS,
     Config,
     Index,
     Tokeniser,
-    bim_scores,
-    bm25_scores,
-    lucene_length,
     matches,
     rank,
     scores,
-    tfidf_scores,
 )
 
 __all__ = [
@@ -91,7 +93,6 @@ __all__ = [
     "bm25_scores",
     "data_dir",
     "direction_changes",
-    "evaluate",
     "fetch",
     "gain_mapping",
     "load",
@@ -99,6 +100,13 @@ __all__ = [
     "matches",
     "md5",
     "mean",
+    "ndcg_by_model",
+    "ndcg_by_query",
+    "read_minus_one",
+    "relevant_in_top",
+    "run_scores",
+    "gain_flips",
+    "MINUS_ONE_READINGS",
     "parse_documents",
     "parse_qrels",
     "parse_queries",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -25,11 +25,10 @@ GRADED: dict[int, int] = {1: 4, 2: 3, 3: 2, 4: 1, -1: 0}
 """Graded gain :math:`5 - \\text{code}` for codes 1..4; code −1 is non-relevant (gain 0)."""
 BINARY: dict[int, int] = {1: 1, 2: 1, 3: 1, 4: 1, -1: 0}
 """Binary gain: every code 1..4 counts 1; code −1 is non-relevant (gain 0)."""
-GAIN_NAMES = ("graded", "binary", "exponential")
+GainName = Literal["graded", "binary", "exponential"]
+GAIN_NAMES: tuple[str, ...] = get_args(GainName)
 """Named gain tables: :data:`GRADED`, :data:`BINARY`, and exponential gain
 :math:`2^{g} - 1` on the graded gains :math:`g` (15, 7, 3, 1 for codes 1..4)."""
-
-GainName = Literal["graded", "binary", "exponential"]
 
 
 def gain_mapping(gain: GainName | Mapping[int, float]) -> dict[int, float]:
@@ -56,7 +55,7 @@ def gain_mapping(gain: GainName | Mapping[int, float]) -> dict[int, float]:
     return {**gain, UNJUDGED: 0}
 
 
-def evaluate(
+def ndcg_by_query(
     collection: Collection,
     ranking: Mapping[int, Sequence[int]],
     k: int = 10,
@@ -86,6 +85,104 @@ def evaluate(
         value = ndcg(codes, k, judged=list(judged.values()), gain=table, zero_idcg="error")
         out[q] = float(value)  # type: ignore[arg-type]
     return out
+
+
+Rankings = Mapping[int, Sequence[int]]
+"""One model's ranking: query number → document numbers, best first."""
+PerQuery = dict[tuple[str, str], dict[int, float]]
+"""Per-query nDCG@k of each (model, gain name): ``{(model, gain): {query: nDCG@k}}``."""
+
+
+def ndcg_by_model(
+    collection: Collection,
+    runs: Mapping[str, Rankings],
+    k: int = 10,
+    gains: Mapping[str, GainName | Mapping[int, float]] | None = None,
+) -> PerQuery:
+    """:func:`ndcg_by_query` of every model's ranking under every named gain.
+
+    Parameters
+    ----------
+    collection : Collection
+    runs : dict
+        Model name → its ranking (query number → document numbers).
+    k : int
+    gains : dict, optional
+        Gain name → a gain of :func:`gain_mapping`; by default graded and binary.
+
+    Returns
+    -------
+    dict
+        ``{(model, gain name): {query: nDCG@k}}``.
+    """
+    gains = {"graded": "graded", "binary": "binary"} if gains is None else gains
+    return {
+        (m, name): ndcg_by_query(collection, runs[m], k, gain)
+        for m in runs
+        for name, gain in gains.items()
+    }
+
+
+def gain_flips(
+    values: PerQuery,
+    first: str = "graded",
+    second: str = "binary",
+    models: tuple[str, str] = ("bm25", "tfidf"),
+) -> DirectionChanges:
+    """:func:`direction_changes` of two models (BM25 against TF-IDF by default) between
+    two of the gains in ``values`` (from :func:`ndcg_by_model`)."""
+    a, b = models
+    return direction_changes(
+        (values[a, first], values[b, first]), (values[a, second], values[b, second])
+    )
+
+
+MINUS_ONE_READINGS = ("non-relevant", "removed", "-J")
+"""Readings of code −1: judged non-relevant (gain 0), its documents removed from the
+rankings, or, as trec_eval's ``-J`` does with −1 read as unjudged, every unjudged or −1
+document removed."""
+
+
+def read_minus_one(collection: Collection, ranking: Rankings, reading: str) -> dict[int, list[int]]:
+    """A ranking under one of the :data:`MINUS_ONE_READINGS` of code −1: the documents
+    that reading removes are dropped, the others keep their order."""
+    if reading not in MINUS_ONE_READINGS:
+        raise ValueError(f"reading must be one of {MINUS_ONE_READINGS}, got {reading!r}")
+
+    def kept(q: int, d: int) -> bool:
+        code = collection.qrels.get(q, {}).get(d)
+        if reading == "removed":
+            return code != -1
+        return reading == "non-relevant" or (code is not None and code >= 0)
+
+    return {q: [d for d in docs if kept(q, d)] for q, docs in ranking.items()}
+
+
+def run_scores(ranking: Rankings) -> dict[int, dict[int, float]]:
+    """A ranking as a run's scores: of a query's :math:`n` documents, the one at rank
+    :math:`r` scores :math:`n - r + 1`, so that ordering by score (as trec_eval does)
+    gives the ranking back.
+
+    Examples
+    --------
+    >>> run_scores({1: [7, 3]})
+    {1: {7: 2.0, 3: 1.0}}
+    """
+    return {q: {d: float(len(docs) - i) for i, d in enumerate(docs)} for q, docs in ranking.items()}
+
+
+def relevant_in_top(collection: Collection, ranking: Rankings, k: int = 10) -> float:
+    r"""Mean over the collection's queries of the documents with a code from 1 to 4 among
+    a ranking's top :math:`k`: :math:`\frac{1}{|Q|}\sum_q |\{d \in \text{top}_k(q) :
+    \text{code}(q, d) > 0\}|`."""
+    return float(
+        np.mean(
+            [
+                sum(collection.qrels[q].get(d, 0) > 0 for d in ranking[q][:k])
+                for q in collection.query_ids
+            ]
+        )
+    )
 
 
 def mean(values: Mapping[int, float]) -> float:
@@ -160,6 +257,6 @@ def table(
     """
     index = Index.build(collection, config, progress=progress)
     return {
-        m: {g: mean(evaluate(collection, rank(index, m), k, g)) for g in ("graded", "binary")}
+        m: {g: mean(ndcg_by_query(collection, rank(index, m), k, g)) for g in ("graded", "binary")}
         for m in MODELS
     }

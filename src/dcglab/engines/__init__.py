@@ -50,6 +50,7 @@ from ..options import (
     NegativeGrades,
     ScorePrecision,
     Ties,
+    check_max_docs,
     check_option,
     check_options,
 )
@@ -58,7 +59,7 @@ from ..result import BatchResult
 from .adapter import Adapter, EngineError, Opened, check_rows, open_view, projected
 from .duckdb_adapter import DuckDBAdapter
 from .spark_adapter import SparkAdapter, import_spark, local_spark
-from .sql import depths, discount_rows, evaluation_sql, gains_sql, sum_columns
+from .sql import dcg_measures, depths, discount_rows, evaluation_sql, gains_sql, sum_columns
 
 Engine = Literal["duckdb", "spark"]
 ADAPTERS: dict[str, Callable[..., Adapter]] = {
@@ -77,20 +78,6 @@ __all__ = [
     "gains_of",
     "local_spark",
 ]
-
-
-def check_max_docs(max_docs: object) -> int | None:
-    """``max_docs`` as an int (``None``: no limit): a whole number >= 1, as on the
-    default path (``np.int64(5)`` and ``5.0`` are 5; ``True`` and 2.5 are errors)."""
-    if max_docs is None:
-        return None
-    try:
-        whole = not isinstance(max_docs, bool) and int(max_docs) == max_docs  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError):
-        whole = False
-    if not whole or max_docs < 1:  # type: ignore[operator]
-        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
-    return int(max_docs)  # type: ignore[call-overload]
 
 
 def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") -> np.ndarray:
@@ -333,7 +320,7 @@ def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy, engi
         elif name not in out:
             idcg = frame[i].to_numpy(dtype=float)
             out[name] = ndcg_ratio(dcg, idcg, zero_idcg, queries=qids, measure=name)
-    return BatchResult(qids, out)
+    return BatchResult(qids, out, {m.name: m for m in dcg_measures(measures, engine)})
 
 
 def _cli_spark():
@@ -361,13 +348,12 @@ def evaluate_files(
     judged_only: bool = False,
     score_precision: ScorePrecision = "double",
     fractional_grades: FractionalGrades = "keep",
-    relevance_level: float = 1,
 ) -> BatchResult:
     """The command line's entry point: :func:`evaluate` on two paths.
 
-    It takes the keyword arguments of :func:`dcglab.batch.evaluate`, so the
-    command line can call either; ``relevance_level`` (``-l``) only concerns the
-    binary measures, which the engines refuse, so it changes nothing here.
+    It takes the keyword arguments of :func:`dcglab.batch.evaluate` but
+    ``relevance_level`` (``-l``), which only concerns the binary measures, which
+    the engines refuse.
 
     DuckDB gets a new in-memory connection with its default settings; Spark
     gets the active session or a quiet ``local[*]`` one (:func:`local_spark`). Every failure,

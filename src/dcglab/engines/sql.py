@@ -44,11 +44,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..discounts import Discount, DiscountSpec
+from ..measure_families import FAMILIES
 from ..measure_names import Measure, measure_specs
 from ..options import ideal_name
 
-FAMILIES = ("ndcg", "ndcg_cut", "dcg", "dcg_cut")
-"""The measure families the SQL computes."""
 SCORE_TYPES = {"double": "DOUBLE", "float32": "FLOAT"}
 """The SQL type in which each ``score_precision`` compares scores."""
 
@@ -84,9 +83,15 @@ DUCKDB = Dialect("duckdb", _duckdb_sum)
 SPARK = Dialect("spark", _spark_sum)
 
 
+def _computes(engine: str, m: Measure) -> bool:
+    """Whether ``engine`` computes ``m``: its family's record lists the engine
+    (:data:`dcglab.measure_names.FAMILIES`), under the evaluation's one gain."""
+    return engine in m.record.paths and m.gain is None
+
+
 def dcg_measures(measures: Iterable[str], engine: str = "duckdb") -> list[Measure]:
-    """:func:`dcglab.measure_names.measure_specs`, limited to what the SQL computes:
-    the DCG family (:data:`FAMILIES`) under the evaluation's one gain.
+    """:func:`dcglab.measure_names.measure_specs`, limited to what the engine
+    computes; any other measure is an error naming the engine and the measure.
 
     Examples
     --------
@@ -97,13 +102,13 @@ def dcg_measures(measures: Iterable[str], engine: str = "duckdb") -> list[Measur
     other = [
         name
         for name in dict.fromkeys(measures)
-        if any(m.family not in FAMILIES or m.gain is not None for m in measure_specs([name]))
+        if not all(_computes(engine, m) for m in measure_specs([name]))
     ]
     if other:
+        names = ", ".join(f.name for f in FAMILIES if engine in f.paths)
         raise ValueError(
-            f"engine {engine!r} does not compute {', '.join(other)}: the engines compute "
-            "ndcg, ndcg_cut.K, dcg and dcg_cut.K (nDCG@K) under one gain; the default "
-            "path computes the others"
+            f"engine {engine!r} does not compute {', '.join(other)}: it computes {names} "
+            "under one gain; the default path computes the others"
         )
     return wanted
 
@@ -183,7 +188,7 @@ def sum_columns(
     uncut = ideal_name(ideal) == "judged-uncut"
     out = []
     for m in dcg_measures(measures, engine):
-        if m.family.startswith("dcg"):
+        if not m.record.normalised:
             out.append((m.name, f"dcg_{_label(m.k)}", None))
             continue
         cut = None if uncut else m.k

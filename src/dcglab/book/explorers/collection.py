@@ -19,7 +19,7 @@ from .base import Explorer, bundle
 
 
 def _per_query(data: dict[str, Any], model: str, k: int, gain: str) -> dict[int, float]:
-    """Query number (from 1) -> nDCG@k, as :func:`dcglab.cranfield.evaluate` returns."""
+    """Query number (from 1) -> nDCG@k, as :func:`dcglab.cranfield.ndcg_by_query` returns."""
     table = {int(code): value for code, value in data["gains"][gain].items()}
     return {
         q: float(ndcg(decode_codes(codes), k, judged=decode_codes(judged), gain=table))  # type: ignore[arg-type]

@@ -15,11 +15,18 @@ function store(data) {
   return cache.get(data);
 }
 
+// nDCG at k = 1..100 of queries from..to-1 of one model, into `into`.
+function fillCurves(c, data, model, gainName, into, from, to) {
+  const gain = { map: data.gains[gainName] };
+  for (let q = from; q < to; q++) into[q] = curves(c.runs[model][q], c.judged[q], gain, LOG2, KMAX).ndcg;
+  return into;
+}
+
 function ndcgCurves(data, model, gainName) {
   const c = store(data), key = `${model}|${gainName}`;
   if (!c.curves.has(key)) {
-    const gain = { map: data.gains[gainName] };
-    c.curves.set(key, c.runs[model].map((codes, q) => curves(codes, c.judged[q], gain, LOG2, KMAX).ndcg));
+    const queries = c.runs[model].length;
+    c.curves.set(key, fillCurves(c, data, model, gainName, new Array(queries), 0, queries));
   }
   return c.curves.get(key);
 }
@@ -66,12 +73,28 @@ function perQuery(data, model, k, gainName) {
   return ndcgCurves(data, model, gainName).map((v) => v[k - 1]);
 }
 
-// Fill the cache after the first drawing, one task per model and gain: its per-query
-// curves and mean curve, then each gain's gap curve, so that a gain change is a lookup.
+// Fill the cache after the first drawing, in tasks of QUERY_CHUNK queries (each well under
+// a frame): every model's per-query curves for each gain, then its mean curve, then each
+// gain's gap curve, so that a gain change is a lookup. A step that needs a curve not yet
+// filled computes it whole.
+const QUERY_CHUNK = 40;
 function warm(data) {
-  const gains = Object.keys(data.gains);
-  const todo = gains.flatMap((g) => Object.keys(MODEL_NAMES).map((m) => () => meanCurve(data, m, g)))
-    .concat(gains.map((g) => () => gapCurve(data, g)));
+  const c = store(data), todo = [];
+  for (const g of Object.keys(data.gains)) {
+    for (const m of Object.keys(MODEL_NAMES)) {
+      const key = `${m}|${g}`, queries = c.runs[m].length, part = new Array(queries);
+      for (let from = 0; from < queries; from += QUERY_CHUNK) {
+        const to = Math.min(queries, from + QUERY_CHUNK);
+        todo.push(() => {
+          if (c.curves.has(key)) return;
+          fillCurves(c, data, m, g, part, from, to);
+          if (to === queries) c.curves.set(key, part);
+        });
+      }
+      todo.push(() => meanCurve(data, m, g));
+    }
+    todo.push(() => gapCurve(data, g));
+  }
   const step = () => {
     const next = todo.shift();
     if (!next) return;

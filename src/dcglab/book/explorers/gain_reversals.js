@@ -28,8 +28,14 @@ function basisOf(s) {
   }));
 }
 
+// The counts are kept, not the tie keys behind them (60 kB per count at nine documents):
+// a heap of kept keys makes the garbage collector's pauses longer than a frame.
 function against(b, a) {
-  return remember(b.byA, a, 16, () => reversalsAgainst(b.basis, { exponential: a }));
+  return remember(b.byA, a, 24, () => {
+    const count = reversalsAgainst(b.basis, { exponential: a });
+    delete count.keys;
+    return count;
+  });
 }
 
 function revCount(s, a) {
@@ -38,32 +44,47 @@ function revCount(s, a) {
   return { orderings: n, pairs, reversed, share };
 }
 
-// The curve over a depends on the multiset and k only.
-const curveMemo = new Map();
+// The curve over a, as far as it is known: a point not yet counted is null (not drawn).
 function curveOver(s) {
-  return remember(curveMemo, memoKey(s), 32, () => CURVE_AS.map((a) => 100 * revCount(s, a).share));
+  const b = basisOf(s);
+  return CURVE_AS.map((a) => (b.byA.has(a) ? 100 * b.byA.get(a).share : null));
 }
+const curveDone = (s) => curveOver(s).every((y) => y !== null);
 
-// While the page is idle, fill the curves of the other cutoffs of the current multiset,
-// nearest first, one cutoff per idle period, so that a change of k is then a lookup. A
-// step to a state not yet filled computes it in the step.
+// A step counts the reversals at the current a only (about a millisecond at nine
+// documents). The other points of the curve are counted while the page is idle, one count
+// per job, and the explorer is drawn again once its curve is whole; then the curves and
+// examples of the other cutoffs of the same multiset, nearest first, so that a change of k
+// is mostly a lookup.
 const idle = typeof requestIdleCallback === "function"
   ? (job) => requestIdleCallback(job)
   : (job) => setTimeout(() => job({ timeRemaining: () => 50 }), 0);
-// One cutoff of nine documents takes a few milliseconds: wait for an idle period that long.
-const IDLE_MS = 12;
+// One job of nine documents takes one or two milliseconds. A callback runs jobs for at
+// most BUDGET_MS (an input that arrives meanwhile waits less than a frame), and starts
+// one only with IDLE_MS of the idle period left.
+const IDLE_MS = 4;
+const BUDGET_MS = 8;
 let pending = null;
-function prefetch(s) {
-  const n = s.n, k = Math.min(s.k, n);
-  const todo = Array.from({ length: n }, (_, i) => i + 1).filter((j) => j !== k)
+function jobsFor(s) {
+  return [() => basisOf(s), ...CURVE_AS.map((a) => () => revCount(s, a)), () => examples(s)];
+}
+function fill(s, ctx) {
+  const n = s.n, k = Math.min(s.k, n), key = memoKey(s);
+  const others = Array.from({ length: n }, (_, i) => i + 1).filter((j) => j !== k)
     .sort((x, y) => Math.abs(x - k) - Math.abs(y - k) || x - y).map((j) => ({ ...s, k: j }));
+  const redraw = Object.assign(() => { if (memoKey(ctx.state()) === key) ctx.refresh(); }, { alone: true });
+  const todo = curveDone(s) ? [] : [...jobsFor(s), redraw];
+  for (const o of others) todo.push(...jobsFor(o));
   const start = pending === null;
   pending = todo;
   if (start) idle(function run(deadline) {
-    if (pending.length && deadline.timeRemaining() >= IDLE_MS) {
-      const next = pending.shift();
-      curveOver(next);
-      examples(next);
+    const t0 = performance.now();
+    // a redrawing (job.alone) is a callback of its own
+    for (let ran = 0; pending.length && deadline.timeRemaining() >= IDLE_MS
+      && performance.now() - t0 < BUDGET_MS && !(ran && pending[0].alone); ran++) {
+      const job = pending.shift();
+      job();
+      if (job.alone) break;
     }
     if (pending.length) idle(run);
     else pending = null;
@@ -74,8 +95,8 @@ const exampleMemo = new Map();
 function examples(s) {
   return remember(exampleMemo, JSON.stringify([memoKey(s), s.a]), 32, () => {
     if (!judgedOf(s).some((g) => g > 0)) return [];
-    const b = basisOf(s);
-    return examplesAgainst(b.basis, against(b, s.a).keys);
+    const { basis } = basisOf(s);
+    return examplesAgainst(basis, orderingKeys(basis, { exponential: s.a }));
   });
 }
 
@@ -120,7 +141,7 @@ export default explorer({
       + "the further a^rel − 1 is from linear, the more often the two gains disagree.",
   },
   draw(out, s, r, ctx) {
-    if (judgedOf(s).some((g) => g > 0)) prefetch(s);
+    if (judgedOf(s).some((g) => g > 0)) fill(s, ctx);
     const ex = examples(s);
     if (ex.length > 1) {
       const next = h("button", { type: "button", class: "dcglab-chip" }, "Show another reversal");

@@ -36,7 +36,7 @@ export default explorer({
       rows: [
         { key: "system", title: "Retrieved ranking", grades: s.retrieved, list: "retrieved" },
         { key: "missed", title: "Judged, not retrieved: the documents the system missed", grades: missed, list: "missing",
-          marks: missed.map(() => "dcglab-missed"), k: null },
+          marks: missed.map(() => "dcglab-missed"), k: null, unranked: true },
         { key: "from_run", kind: "ideal", title: `1. Ideal from the retrieved documents: nDCG@${s.k} ${fmtNdcg(r.retrieved)}`,
           grades: idealOrder(s.retrieved, "linear") },
         { key: "from_qrels", kind: "ideal",

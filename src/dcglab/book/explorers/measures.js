@@ -279,12 +279,36 @@ export function tieKey(x) {
   return Math.floor(x * 1e12 + 0.5);
 }
 
+// Two work buffers, grown as needed and kept: a count allocates nothing, so counting
+// thousands of orderings leaves no garbage whose collection would pause a step.
+const BLOCK = 16;
+let workA = new Float64Array(0), workB = new Float64Array(0);
+function work(n) {
+  if (workA.length < n) {
+    workA = new Float64Array(n);
+    workB = new Float64Array(n);
+  }
+}
+
 // Pairs i < j with seq[i] > seq[j] strictly, for integer entries below 2^53 (tie keys):
-// bottom-up merge sort whose merge step has no data-dependent branch (x + c(y - x) is exact).
+// insertion sort of blocks of 16 (each shift is one inversion), then a bottom-up merge sort
+// whose merge step has no data-dependent branch (x + c(y - x) is exact).
 export function strictInversions(seq) {
   const n = seq.length;
-  let src = Float64Array.from(seq), dst = new Float64Array(n), count = 0;
-  for (let width = 1; width < n; width *= 2) {
+  work(n);
+  let src = workA, dst = workB, count = 0;
+  for (let i = 0; i < n; i++) src[i] = seq[i];
+  for (let lo = 0; lo < n; lo += BLOCK) {
+    const hi = Math.min(lo + BLOCK, n);
+    for (let t = lo + 1; t < hi; t++) {
+      const x = src[t];
+      let j = t;
+      for (; j > lo && src[j - 1] > x; j--) src[j] = src[j - 1];
+      src[j] = x;
+      count += t - j;
+    }
+  }
+  for (let width = BLOCK; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(lo + width, n), hi = Math.min(lo + 2 * width, n);
       let i = lo, j = mid, o = lo;
@@ -331,8 +355,11 @@ function argsortKeys(keys) {
 
 // Strict inversions of b's keys taken in `order` (indices sorted by a's keys), where
 // entries tied under a are first sorted by b: the pairs a and b rank strictly apart.
+let runs = new Float64Array(0);
 function inversionsWithin(order, ka, kb) {
-  const n = order.length, seq = new Float64Array(n);
+  const n = order.length;
+  if (runs.length < n) runs = new Float64Array(n);
+  const seq = runs.subarray(0, n);
   let start = 0;
   for (let t = 0; t < n; t++) {
     // insertion sort into the run of entries tied under a
@@ -372,10 +399,12 @@ export function orderingKeys(basis, gain) {
   const first = rowOf(values, codes, n, 0);
   const ideal = dcgCurve(idealOrder(first, gain), gain, discount)[kk - 1];
   const keys = new Float64Array(count);
+  // ndcgRatio's case depends on the shared ideal only: with IDCG = 0 every key is tieKey(null)
+  if (!(ideal > 0)) return keys.fill(tieKey(ndcgRatio(0, ideal)));
   for (let i = 0; i < count; i++) {
     let s = 0;
     for (let j = 0, o = i * n; j < kk; j++, o++) s += table[codes[o]] * w[j];
-    keys[i] = tieKey(ndcgRatio(s, ideal));
+    keys[i] = tieKey(s / ideal);
   }
   return keys;
 }

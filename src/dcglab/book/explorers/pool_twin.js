@@ -66,22 +66,39 @@ function prepare(data) {
 }
 
 // Every run's mean nDCG@k with complete judgments and on the pool, its Judged@k on each
-// query, and the pool's size per query.
+// query, and the pool's size per query. The same sums as dcgAt, judgedAt and ndcgRatio,
+// term by term, over each run's first k documents (the zero rule) or its first k pooled
+// ones (the condensed list), with the pool of a query as a mask over its documents.
 export function poolScores(data, depth, n, rule) {
   const p = prepare(data), key = `${depth}|${n}|${rule}`, k = data.k;
   if (p.last && p.last.key === key) return p.last.value;
+  if (!rankWeights.has(k)) rankWeights.set(k, weights(k, LOG2));
+  const w = rankWeights.get(k), condensed = rule === "condensed";
   const pooled = poolOf(p.lists, n, depth);
   const idcg = pooled.map((set, q) => dcgAt(idealOrder(Array.from(set, (d) => p.grades[q][d]), "linear"), k));
+  const masks = pooled.map((set, q) => {
+    const mask = new Uint8Array(p.grades[q].length);
+    for (const d of set) mask[d] = 1;
+    return mask;
+  });
   const runs = p.lists.map((run, r) => {
-    const onPool = [], judged = [];
+    let sum = 0;
+    const judged = new Array(run.length);
     run.forEach((docs, q) => {
-      const g = p.grades[q], seen = docs.map((d) => pooled[q].has(d));
-      const shown = rule === "condensed" ? docs.filter((_, i) => seen[i]).map((d) => g[d])
-        : docs.map((d, i) => (seen[i] ? g[d] : 0));
-      onPool.push(ndcgRatio(dcgAt(shown, k), idcg[q], "zero"));
-      judged.push(judgedAt(seen, k));
+      const g = p.grades[q], mask = masks[q], top = Math.min(k, docs.length);
+      let hits = 0, dcg = 0;
+      for (let i = 0; i < top; i++) hits += mask[docs[i]];
+      // an unjudged document adds 0 under the zero rule, and takes no rank in the condensed list
+      if (condensed) {
+        for (let i = 0, rank = 0; i < docs.length && rank < k; i++)
+          if (mask[docs[i]]) dcg += gainValue(g[docs[i]], "linear") * w[rank++];
+      } else {
+        for (let i = 0; i < top; i++) if (mask[docs[i]]) dcg += gainValue(g[docs[i]], "linear") * w[i];
+      }
+      sum += ndcgRatio(dcg, idcg[q], "zero");
+      judged[q] = top === 0 ? 0 : hits / top;
     });
-    return { full: p.full[r], pool: mean(onPool), judged };
+    return { full: p.full[r], pool: sum / run.length, judged };
   });
   const value = { runs, sizes: pooled.map((set) => set.size) };
   p.last = { key, value };

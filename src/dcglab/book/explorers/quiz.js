@@ -1,7 +1,7 @@
 // Self-check quiz: questions answered with a number or a choice, checked in the browser.
 // Every right answer, every number an explanation quotes and every value a common mistake
 // gives is computed here from the question's expressions with the functions of measures.js
-// (the JS twin); dcglab.book.explorers.quiz.evaluate computes the same expressions in
+// (the JS twin); dcglab.book.explorers.quiz.evaluate_expression computes the same expressions in
 // Python and tests/test_quiz.py requires agreement within 1e-12.
 // The quiz's data (wording, choices with their feedback, mistakes, one variant per number
 // set) comes from the question banks (dcglab/book/quizzes/*.yaml) through Python in the
@@ -13,7 +13,7 @@
 // button; one polite live region (.dcglab-readouts). Everything is inside one function so
 // that no top-level name can collide with ui.js's.
 const quizExplorer = (() => {
-  // The value of an answer expression (dcglab.book.explorers.quiz.evaluate in Python).
+  // The value of an answer expression (dcglab.book.explorers.quiz.evaluate_expression in Python).
   function value(x, tie) {
     const side = (a, b) => (a > b + tie ? 0 : a < b - tie ? 1 : 2);
     switch (x.m) {

@@ -296,7 +296,8 @@ function placeAround(strip, order, held) {
 
 // spec.ranking(state, result) -> {
 //   rows: [{key, title, grades, list (param edited, for an editable strip), marks (class per rank),
-//           k (this row's cutoff, null for none; else the view's k)}],
+//           k (this row's cutoff, null for none; else the view's k),
+//           unranked (documents in no ranking: labelled d1, d2, ..., each bar its whole gain)}],
 //   gain, discount (null: no discount, the filled part is the whole gain), k, max (top grade),
 //   totals: [{row, label}] (stacks of the filled parts of the top k), ratio: text under them }
 function rowCut(row, v) {
@@ -516,7 +517,8 @@ function rankView(spec, ctx) {
     const parts = [];
     const labels = [];
     order.forEach((c, i) => {
-      const gain = gainValue(g[i], v.gain), dg = gain * w[i];
+      // an unranked row (documents no ranking placed) has no discount: the bar is its gain
+      const gain = gainValue(g[i], v.gain), dg = row.unranked ? gain : gain * w[i];
       const barPx = gain * ctx.scale, fillPx = dg * ctx.scale;
       const below = i >= k;
       if (!below) parts.push(dg);
@@ -534,9 +536,10 @@ function rankView(spec, ctx) {
       c.fillPx = fillPx;
       const gl = v.gain === "linear" ? "" : ` → ${gainLabel(g[i], v.gain)}`;
       setText(c.grade, `${g[i]}${gl}`);
-      setText(c.rank, `#${i + 1}`);
-      const what = `rank ${i + 1}: grade ${g[i]}, gain ${gainLabel(g[i], v.gain)}`
-        + (v.discount ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
+      setText(c.rank, row.unranked ? `d${i + 1}` : `#${i + 1}`);
+      const what = (row.unranked ? `document d${i + 1}, not ranked` : `rank ${i + 1}`)
+        + `: grade ${g[i]}, gain ${gainLabel(g[i], v.gain)}`
+        + (v.discount && !row.unranked ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
         + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
       if (editable) setText(c.sr, `, ${what}`);
       setText(c.tip, what.charAt(0).toUpperCase() + what.slice(1));
@@ -936,7 +939,10 @@ export function explorer(spec) {
 export function table(headers, rows, label, rowClass = () => "") {
   const t = h("table", { class: "dcglab-table" });
   const head = h("tr");
-  for (const x of headers) head.append(h("th", { scope: "col" }, x));
+  // words read from the left, numbers line up on the right (a column of words, its header too)
+  const number = (x) => /^[-+−]?[\d.]+$/.test(String(x)) || x === "";
+  headers.forEach((x, j) => head.append(h("th", rows.length && rows.every((r) => !number(r[j]))
+    ? { scope: "col", class: "dcglab-text" } : { scope: "col" }, x)));
   t.append(h("thead"));
   t.firstChild.append(head);
   const body = h("tbody");
@@ -944,8 +950,7 @@ export function table(headers, rows, label, rowClass = () => "") {
     const tr = h("tr");
     const cls = rowClass(i);
     if (cls) tr.setAttribute("class", cls);
-    // words read from the left, numbers line up on the right
-    for (const x of r) tr.append(h("td", /^[-+−]?[\d.]+$/.test(String(x)) || x === "" ? {} : { class: "dcglab-text" }, String(x)));
+    for (const x of r) tr.append(h("td", number(x) ? {} : { class: "dcglab-text" }, String(x)));
     body.append(tr);
   });
   t.append(body);
@@ -1016,6 +1021,19 @@ function chartTip(svg, tip, { X, W, m, H, xmin, xmax }) {
   area.onpointermove = (ev) => place(nearest(ev));
   area.onpointerleave = () => place(tip.x);
   area.onclick = (ev) => tip.pick(nearest(ev));
+}
+
+// A legend's piece of line (24 x 14 at most), in the swatch's colour.
+function swatchLine(x1, y1, x2, y2, dash) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 24 ${Math.max(y1, y2) || 8}`);
+  svg.setAttribute("width", "24");
+  svg.setAttribute("height", String(Math.max(y1, y2) || 8));
+  const line = document.createElementNS(SVG_NS, "line");
+  for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) line.setAttribute(k, v);
+  line.setAttribute("style", `stroke: var(--dcglab-swatch); stroke-width: 2; stroke-dasharray: ${dash || "none"}`);
+  svg.append(line);
+  return svg;
 }
 
 // Ids of the hatch patterns: the explorer's id and a count that restarts with each
@@ -1173,8 +1191,11 @@ export function chart(series, opts) {
     if (!s.label) return;
     const li = h("li");
     const kind = s.kind === "ratio" || s.kind === "focus" ? s.kind : s.points ? "point" : s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
-      : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash || s.kind === "marker" ? "dash" : "line";
+      : s.kind === "marker" ? "marker" : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash ? "dash" : "line";
     const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
+    // a line's swatch is a piece of that line, with its dash pattern; a marker's is upright
+    if (kind === "line" || kind === "dash" || kind === "dot") sw.append(swatchLine(0, 4, 24, 4, s.dash));
+    else if (kind === "marker") sw.append(swatchLine(12, 0, 12, 14, "3,2"));
     li.append(sw, document.createTextNode(s.label));
     legend.append(li);
   });

@@ -1,0 +1,146 @@
+"""Rows a block at a time, and rows grouped into padded matrices: the layout of the
+batch evaluator's per-query matrices (one row per query, one column per document).
+
+Large per-row steps work a block of rows at a time (:func:`row_blocks`), so that their
+temporaries stay small and are reused; :class:`Grouping` places the rows of each query
+in one row of a padded matrix; :func:`gather` takes rows from a Series held in many
+chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+__all__ = ["BLOCK", "Grouping", "equal_blocks", "gather", "row_blocks", "take_in_rows"]
+
+
+BLOCK = 1 << 18
+"""Elements per block of rows in the per-row steps: their temporaries stay a few
+megabytes, reused from block to block, instead of fresh arrays the size of the
+run, whose first touch costs a page fault per page."""
+
+
+def row_blocks(shape: tuple[int, int]) -> list[slice]:
+    """Slices of the rows of a ``shape`` matrix, about :data:`BLOCK` elements each.
+
+    Examples
+    --------
+    >>> row_blocks((5, 100_000))[:2]
+    [slice(0, 2, None), slice(2, 4, None)]
+    """
+    n, w = shape
+    step = max(1, BLOCK // max(w, 1))
+    return [slice(lo, min(lo + step, n)) for lo in range(0, n, step)]
+
+
+def equal_blocks(ids: pl.Series) -> int | None:
+    """The common length of the blocks of equal ids, when each id forms one
+    block and all blocks are equally long (a run grouped by query, with as many
+    documents for every query); otherwise ``None``.
+
+    Examples
+    --------
+    >>> equal_blocks(pl.Series(["b", "b", "a", "a"])), equal_blocks(pl.Series(["b", "a", "b"]))
+    (2, None)
+    """
+    if len(ids) == 0:
+        return None
+    runs = ids.rle()
+    lengths = runs.struct.field("len")
+    if lengths.n_unique() != 1 or runs.struct.field("value").n_unique() != len(runs):
+        return None
+    return int(lengths[0])
+
+
+def take_in_rows(values: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """``values[i, columns[i, j]]`` for every row ``i`` (numpy's
+    ``take_along_axis``, done a block of rows at a time with flat indices,
+    which is several times faster on large matrices).
+
+    Examples
+    --------
+    >>> take_in_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1, 0], [1, 1]])).tolist()
+    [[2.0, 1.0], [4.0, 4.0]]
+    """
+    n, w = values.shape
+    out = np.empty(columns.shape, dtype=values.dtype)
+    flat = values.reshape(-1)
+    for block in row_blocks(columns.shape):
+        at = columns[block].astype(np.intp)
+        at += (np.arange(block.start, block.stop, dtype=np.intp) * w)[:, None]
+        np.take(flat, at, out=out[block])
+    return out
+
+
+def gather(values: pl.Series, rows: np.ndarray) -> pl.Series:
+    """``values[rows]``, taken chunk by chunk.
+
+    A Series read from a CSV file is held in many chunks (polars makes about
+    one per 44,000 lines), and polars' own gather across them is several times
+    slower than from one chunk. Here
+    the rows are sorted (unless they already are), each chunk gives its own,
+    and the result is put back in the order asked.
+
+    Examples
+    --------
+    >>> parts = pl.concat([pl.Series(["a", "b"]), pl.Series(["c"])], rechunk=False)
+    >>> gather(parts, np.array([2, 0, 2])).to_list()
+    ['c', 'a', 'c']
+    """
+    chunks = values.get_chunks()
+    if len(chunks) == 1 or len(rows) == 0:
+        return values.gather(rows)
+    order = None if bool(np.all(rows[1:] >= rows[:-1])) else np.argsort(rows, kind="stable")
+    ordered = rows if order is None else rows[order]
+    ends = np.cumsum([len(c) for c in chunks])
+    cuts = np.searchsorted(ordered, ends)
+    parts = [
+        chunk.gather(ordered[lo:hi] - start)
+        for chunk, lo, hi, start in zip(chunks, np.r_[0, cuts[:-1]], cuts, np.r_[0, ends[:-1]])
+        if hi > lo
+    ]
+    got = pl.concat(parts, rechunk=True)
+    if order is None:
+        return got
+    back = np.empty_like(order)
+    back[order] = np.arange(len(order))
+    return got.gather(back)
+
+
+class Grouping:
+    """Rows grouped by an integer code into a padded ``n_groups × width`` matrix.
+
+    A run file is usually already grouped by query with equal list lengths; then
+    the values are reshaped, with no per-element scatter. If the groups come in
+    another order than their codes, their rows are permuted (``rows``), or, with
+    ``keep_order``, left in the file's order: row ``row_of_code[c]`` then holds
+    group ``c``, and the caller renumbers the groups.
+    """
+
+    def __init__(self, codes: np.ndarray, n_groups: int, keep_order: bool = False) -> None:
+        sizes = np.bincount(codes, minlength=n_groups)
+        width = max(int(sizes.max()) if len(sizes) else 0, 1)
+        self.shape = (n_groups, width)
+        self.order = self.flat = self.rows = self.row_of_code = None
+        if len(codes) and np.all(sizes == width):
+            firsts = codes[::width]
+            if (codes.reshape(-1, width) == firsts[:, None]).all():  # contiguous blocks
+                if not np.all(firsts[1:] > firsts[:-1]):
+                    if keep_order:
+                        self.row_of_code = np.argsort(firsts)
+                    else:
+                        self.rows = np.argsort(firsts)
+                return
+        self.order = np.argsort(codes, kind="stable")
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        self.flat = codes[self.order] * width + np.arange(len(codes)) - np.repeat(starts, sizes)
+
+    def pad(self, values: np.ndarray, fill: float | int) -> np.ndarray:
+        """The values placed in their group's row, ``fill`` elsewhere."""
+        if self.flat is None:
+            table = np.ascontiguousarray(values).reshape(self.shape)
+            return table if self.rows is None else table[self.rows]
+        out = np.full(self.shape, fill, dtype=values.dtype)
+        out.ravel()[self.flat] = values[self.order]
+        return out
