@@ -1023,17 +1023,18 @@ function chartTip(svg, tip, { X, W, m, H, xmin, xmax }) {
   area.onclick = (ev) => tip.pick(nearest(ev));
 }
 
-// A legend's piece of line (24 x 14 at most), in the swatch's colour.
-function swatchLine(x1, y1, x2, y2, dash) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", `0 0 24 ${Math.max(y1, y2) || 8}`);
-  svg.setAttribute("width", "24");
-  svg.setAttribute("height", String(Math.max(y1, y2) || 8));
-  const line = document.createElementNS(SVG_NS, "line");
-  for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) line.setAttribute(k, v);
-  line.setAttribute("style", `stroke: var(--dcglab-swatch); stroke-width: 2; stroke-dasharray: ${dash || "none"}`);
-  svg.append(line);
-  return svg;
+// A legend's piece of line as a CSS image: the dash pattern "a,b,c,d" (px on, off, on,
+// off) in the swatch's colour, repeated; no pattern is a solid line.
+function dashImage(dash) {
+  const steps = String(dash || "").split(",").map(Number).filter((x) => x > 0);
+  if (steps.length < 2) return "linear-gradient(var(--dcglab-swatch), var(--dcglab-swatch))";
+  let at = 0;
+  const stops = steps.map((len, i) => {
+    const stop = `${i % 2 ? "transparent" : "var(--dcglab-swatch)"} ${at}px ${at + len}px`;
+    at += len;
+    return stop;
+  });
+  return `repeating-linear-gradient(to right, ${stops.join(", ")})`;
 }
 
 // Ids of the hatch patterns: the explorer's id and a count that restarts with each
@@ -1194,8 +1195,7 @@ export function chart(series, opts) {
       : s.kind === "marker" ? "marker" : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash ? "dash" : "line";
     const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
     // a line's swatch is a piece of that line, with its dash pattern; a marker's is upright
-    if (kind === "line" || kind === "dash" || kind === "dot") sw.append(swatchLine(0, 4, 24, 4, s.dash));
-    else if (kind === "marker") sw.append(swatchLine(12, 0, 12, 14, "3,2"));
+    if (kind === "line" || kind === "dash" || kind === "dot") sw.style.backgroundImage = dashImage(s.dash);
     li.append(sw, document.createTextNode(s.label));
     legend.append(li);
   });
