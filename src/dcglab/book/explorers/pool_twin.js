@@ -42,9 +42,12 @@ const orZero = (grades) => (grades.length ? grades : [0]);
 // DCG@k of a list in rank order (0 for an empty list): dcgCurve's sum, with the weights
 // of ranks 1..k computed once per k.
 const rankWeights = new Map();
-function dcgAt(grades, k) {
+function weightsTo(k) {
   if (!rankWeights.has(k)) rankWeights.set(k, weights(k, LOG2));
-  const w = rankWeights.get(k);
+  return rankWeights.get(k);
+}
+function dcgAt(grades, k) {
+  const w = weightsTo(k);
   let s = 0;
   for (let i = 0; i < Math.min(k, grades.length); i++) s += gainValue(grades[i], "linear") * w[i];
   return s;
@@ -72,8 +75,7 @@ function prepare(data) {
 export function poolScores(data, depth, n, rule) {
   const p = prepare(data), key = `${depth}|${n}|${rule}`, k = data.k;
   if (p.last && p.last.key === key) return p.last.value;
-  if (!rankWeights.has(k)) rankWeights.set(k, weights(k, LOG2));
-  const w = rankWeights.get(k), condensed = rule === "condensed";
+  const w = weightsTo(k), condensed = rule === "condensed";
   const pooled = poolOf(p.lists, n, depth);
   const idcg = pooled.map((set, q) => dcgAt(idealOrder(Array.from(set, (d) => p.grades[q][d]), "linear"), k));
   const masks = pooled.map((set, q) => {
