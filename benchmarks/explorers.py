@@ -8,15 +8,20 @@ to a new legal value, every select to each option, and every card of a rank stri
 moved one rank (→) and given a new grade (a digit key). One step is timed inside the page, from
 just before the event is dispatched to the end of a forced synchronous layout
 (``getBoundingClientRect`` of the explorer after ``offsetHeight``), so it covers the
-explorer's computation, its DOM update and the browser's style and layout work. The
+explorer's computation, its DOM update and the browser's style and layout work. Steps
+follow each other one frame apart (the next one starts in a task after the next animation
+frame), as the input events of a reader dragging a slider do (``--pause MS`` waits longer,
+as a reader does who watches each change): between two steps the page
+paints, runs its animations and the work it defers, and may collect garbage, as it would
+for a reader; the steps are never run back to back in one task. The
 first step of each control is a warm-up and is not counted. Reported per explorer: the
 number of steps, the median and the worst step in milliseconds, which control the worst
 step moved, and the median of that control's steps. Work an explorer defers to
 ``setTimeout`` or ``requestIdleCallback`` callbacks (counts that fill a curve while the page
-is idle) is timed too, callback by callback: the longest one in the second after the
-explorer's last step. Steps over a 16 ms frame are counted, and among them those during
-which the JavaScript heap shrank: the garbage collector ran in the step (Chromium reports
-the heap in coarse steps, so a collection can also go unseen).
+is idle) is timed too, callback by callback: the longest one while the explorer's steps
+run and in the second after its last step. Steps over a 16 ms frame are counted, and
+among them those during which the JavaScript heap shrank: the garbage collector ran in
+the step (Chromium reports the heap in coarse steps, so a collection can also go unseen).
 Timing depends on the machine and on its load: the results file states both.
 
 The built pages run the explorer code saved in the notebooks' widget state. With
@@ -47,10 +52,15 @@ CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
 FRAME_MS = 16.0
 
 STEP_JS = """
-([root, rounds]) => {
+async ([root, rounds, pause]) => {
   const timings = [];
   const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : 0);
-  const time = (label, act) => {
+  // the next step starts one frame later (and `pause` ms more), in a task of its own, like
+  // the next input event
+  const nextFrame = () =>
+    new Promise((done) => requestAnimationFrame(() => setTimeout(done, pause)));
+  const time = async (label, act) => {
+    await nextFrame();
     const h0 = heap(), t0 = performance.now();
     act();
     void root.offsetHeight;
@@ -68,13 +78,13 @@ STEP_JS = """
       if (e.tagName === 'SELECT') {
         for (const o of Array.from(e.options)) {
           if (o.value === e.value) continue;
-          time(label, () => { e.value = o.value; fire(e); });
+          await time(label, () => { e.value = o.value; fire(e); });
         }
       } else {
         const lo = Number(e.min), hi = Number(e.max), step = Number(e.step);
         const cur = Number(e.value);
         const next = cur + step <= hi + 1e-9 ? cur + step : lo;
-        time(label, () => { e.value = String(+next.toFixed(6)); fire(e); });
+        await time(label, () => { e.value = String(+next.toFixed(6)); fire(e); });
       }
     }
     const cards = () => Array.from(root.querySelectorAll('button.dcglab-card'));
@@ -82,9 +92,9 @@ STEP_JS = """
     // a key goes to the focused card, as when a reader uses the keyboard
     for (let i = 0; i < cards().length - 1; i++) {
       cards()[i].focus({preventScroll: true});
-      time('card move', () => press(cards()[i], 'ArrowRight'));
+      await time('card move', () => press(cards()[i], 'ArrowRight'));
       cards()[i].focus({preventScroll: true});
-      time('card grade', () => press(cards()[i], String((i + round) % 4)));
+      await time('card grade', () => press(cards()[i], String((i + round) % 4)));
     }
   }
   return timings;
@@ -159,7 +169,11 @@ def with_current_js(html: str) -> str:
 
 
 def measure(
-    site: Path, rounds: int, only: set[str] | None = None, current_js: bool = False
+    site: Path,
+    rounds: int,
+    only: set[str] | None = None,
+    current_js: bool = False,
+    pause: int = 0,
 ) -> list[dict]:
     rows = []
     with serve(site) as base, sync_playwright() as p:
@@ -187,7 +201,10 @@ def measure(
                 if only and name not in only:
                     continue
                 page.evaluate(LONGEST_TASK)
-                timings = root.evaluate(f"(root, rounds) => ({STEP_JS})([root, rounds])", rounds)
+                timings = root.evaluate(
+                    f"(root, [rounds, pause]) => ({STEP_JS})([root, rounds, pause])",
+                    [rounds, pause],
+                )
                 page.wait_for_timeout(1000)
                 deferred = page.evaluate(LONGEST_TASK)
                 # the first step of each control warms the caches and the JIT
@@ -232,11 +249,20 @@ def main() -> None:
         action="store_true",
         help="run the package's current explorer code instead of the code saved in the pages",
     )
+    parser.add_argument(
+        "--pause",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="wait MS more between steps (0: one step a frame, as a slider drag sends them;"
+        " 250: a reader who watches each step's animation end)",
+    )
     args = parser.parse_args()
-    rows = measure(args.site, args.rounds, set(args.only or ()), args.current_js)
+    rows = measure(args.site, args.rounds, set(args.only or ()), args.current_js, args.pause)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [
-        f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds"
+        f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds, "
+        + (f"one step a frame and {args.pause} ms" if args.pause else "one step a frame")
         + (", current front-end files" if args.current_js else ""),
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {load:.1f}",
         "",

@@ -34,6 +34,8 @@ from types import ModuleType
 import pytest
 from hypothesis import settings
 
+from dcglab.book import tools
+
 settings.register_profile("dcglab", max_examples=200, deadline=None)
 settings.load_profile("dcglab")
 
@@ -150,46 +152,36 @@ class References:
     """The reference libraries, each called under its own convention.
 
     Inputs are dicts: ``qrels[query][doc] = grade`` and ``run[query][doc] = score``.
-    Each method imports its library with :func:`require`.
+    Each method imports its library with :func:`require`, then calls it through
+    :mod:`dcglab.book.tools`, the one module of peer-library calls that the book
+    shares.
     """
 
     @staticmethod
     def trec_eval(qrels: Qrels, run: Run, measures: Iterable[str]) -> dict[str, dict[str, float]]:
         """pytrec_eval (trec_eval 9): ``{query: {measure: value}}``, e.g. ``ndcg_cut_10``."""
-        pytrec_eval = require("pytrec_eval")
-        return pytrec_eval.RelevanceEvaluator(dict(qrels), set(measures)).evaluate(dict(run))
+        require("pytrec_eval")
+        return tools.pytrec_eval(qrels, run, measures)
 
     @staticmethod
     def ranx(qrels: Qrels, run: Run, metrics: Iterable[str]) -> dict[str, dict[str, float]]:
         """ranx: ``{metric: {query: value}}``, e.g. ``ndcg@5`` or ``ndcg_burges@5``."""
-        ranx = require("ranx")
-        r = ranx.Run({q: dict(d) for q, d in run.items()})
-        j = ranx.Qrels({q: dict(d) for q, d in qrels.items()})
-        names = list(metrics)
-        values = ranx.evaluate(j, r, names, return_mean=False)
-        if len(names) == 1:
-            values = {names[0]: values}
-        return {m: dict(zip(r.keys(), (float(v) for v in values[m]))) for m in names}
+        require("ranx")
+        return tools.ranx(qrels, run, metrics)
 
     @staticmethod
     def ir_measures(qrels: Qrels, run: Run, measures: Iterable[str]) -> dict[str, dict[str, float]]:
         """ir_measures: ``{measure: {query: value}}``, e.g. ``nDCG@5`` or ``nDCG``."""
-        ir_measures = require("ir_measures")
-        parsed = [ir_measures.parse_measure(m) for m in measures]
-        out: dict[str, dict[str, float]] = {str(m): {} for m in parsed}
-        for m in ir_measures.iter_calc(parsed, dict(qrels), dict(run)):
-            out[str(m.measure)][m.query_id] = m.value
-        return out
+        require("ir_measures")
+        return tools.ir_measures(qrels, run, measures)
 
     @staticmethod
     def sklearn(kind: str, grades, scores, k: int | None = None) -> float:
         """scikit-learn's ``ndcg_score`` or ``dcg_score`` (``kind``) of one query:
         the ideal from the items passed, tied scores averaged."""
-        import numpy as np
-
-        metrics = require("sklearn.metrics")
-        score = {"ndcg": metrics.ndcg_score, "dcg": metrics.dcg_score}[kind]
-        return float(score(np.asarray([grades]), np.asarray([scores]), k=k))
+        require("sklearn.metrics")
+        score = {"ndcg": tools.sklearn_ndcg, "dcg": tools.sklearn_dcg}[kind]
+        return score(grades, scores, k=k)
 
 
 @pytest.fixture(scope="session")

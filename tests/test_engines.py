@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from workloads import edge_workload
 
 from dcglab.batch import evaluate as batch_evaluate
-from dcglab.engines import evaluate, evaluate_files, evaluation_sql, gains_of
-from dcglab.engines.sql import DUCKDB, SPARK
+from dcglab.engines import evaluate, evaluate_files, gains_of
 from dcglab.measure_families import FAMILIES
 
 duckdb = pytest.importorskip("duckdb")
@@ -92,34 +92,6 @@ CONVENTIONS = [
 ]
 
 
-def workload(seed, n_queries=40):
-    """Heavy ties, -0.0, float32-only ties, unretrieved judged documents, queries
-    with nothing relevant, qrels-only and run-only queries, grades -1 and 2.5."""
-    rng = np.random.default_rng(seed)
-    run, qrels = [], []
-    for q in range(n_queries):
-        qid = f"q{q}"  # q10 sorts before q2: byte order matters
-        docs = rng.choice(60, size=int(rng.integers(1, 30)), replace=False)
-        for d in docs:
-            score = float(rng.integers(-3, 4)) / 2
-            if score == 0:
-                score = float(rng.choice([-0.0, 0.0]))  # must tie: trec_eval ties them
-            else:
-                score += float(rng.integers(0, 2)) * 1e-9  # equal once rounded to float32
-            run.append((qid, f"d{d}", score))
-        judged = np.concatenate([docs[: len(docs) // 2], 100 + rng.choice(20, 4, replace=False)])
-        top = 0 if q % 7 == 0 else 4  # every 7th query has nothing relevant
-        for d in judged:
-            grade = int(rng.integers(-1, top)) if top else 0
-            qrels.append((qid, f"d{d}", 2.5 if grade == 3 and q % 3 == 0 else grade))
-    qrels.append(("only_qrels", "d1", 2))
-    run.append(("only_run", "d1", 1.0))
-    return (
-        pd.DataFrame(qrels, columns=["qid", "docno", "grade"]),
-        pd.DataFrame(run, columns=["qid", "docno", "score"]),
-    )
-
-
 def batch(qrels, run, measures=MEASURES, **kw):
     """The reference: dcglab.batch, whose grades must be >= 0 for formula gains."""
     return batch_evaluate(qrels, run, measures, **kw).per_query
@@ -143,7 +115,7 @@ def assert_same(ours: pd.DataFrame, ref: pd.DataFrame, tol: float = TOL) -> None
 
 @pytest.fixture(scope="module")
 def data():
-    return workload(7)
+    return edge_workload(7)
 
 
 @pytest.mark.parametrize(
@@ -197,26 +169,6 @@ def test_duckdb_reads_files_parquet_and_relations(data, tmp_path):
     assert con.sql("SELECT COUNT(*) FROM duckdb_views() WHERE NOT internal").fetchall() == [(0,)]
 
 
-def test_engine_tables_are_checked_like_the_readers_input(tmp_path):
-    """Parquet and relations are checked in SQL: missing ids name the column and a row,
-    repeated pairs and non-finite scores are refused, ids must be text or integers."""
-    con = duckdb.connect()
-    qrels = con.sql("SELECT 'q1' AS qid, 'a' AS docno, 1 AS grade")
-    for select, needle in [
-        ("SELECT 'q1' AS qid, NULL::VARCHAR AS docno, 1.0 AS score", r"docno is missing \(null"),
-        ("SELECT NULL::VARCHAR AS qid, 'a' AS docno, 1.0 AS score", r"run: qid is missing"),
-        ("SELECT 'q1' AS qid, 'a' AS docno, 'nan'::DOUBLE AS score", "score is not a number"),
-        (
-            "SELECT * FROM (VALUES ('q1', 'a', 1.0), ('q1', 'a', 2.0)) t(qid, docno, score)",
-            r"run lists \(q1, a\) more than once",
-        ),
-        ("SELECT 'q1' AS qid, 1.5 AS docno, 1.0 AS score", "docno must hold strings or integers"),
-        ("SELECT 'q1' AS qid, 'a' AS docno, 1.0 AS sim", r"missing \['score'\]"),
-    ]:
-        with pytest.raises(ValueError, match=needle):
-            evaluate(qrels, con.sql(select), ["ndcg"], zero_idcg="zero")
-
-
 def test_command_line_entry_point_takes_batch_keywords(data, tmp_path):
     """evaluate_files takes batch.evaluate's keywords (but relevance_level, for the
     binary measures the engines refuse), so the CLI can call either."""
@@ -252,38 +204,6 @@ def test_bad_input_is_the_same_error_on_both_paths(data, change, match):
     with pytest.raises(ValueError) as reference:
         batch_evaluate(qrels, run, ["ndcg"], zero_idcg="zero")
     assert str(raised.value) == str(reference.value)
-
-
-def test_conventions_checked(data):
-    for kw, match in [
-        ({"engine": "oracle"}, "engine must be one of"),
-        ({"ideal": "judged-ish"}, "ideal must be one of"),
-        ({"missing": "maybe"}, "missing must be one of"),
-        ({"negative_grades": "drop"}, "negative_grades must be one of"),
-        ({"score_precision": "float64"}, "score_precision must be one of"),
-        ({"fractional_grades": "round"}, "fractional_grades must be one of"),
-    ]:
-        with pytest.raises(ValueError, match=match):
-            evaluate(*data, ["ndcg"], **kw)
-        if "engine" not in kw:
-            with pytest.raises(ValueError, match=match):
-                batch_evaluate(*data, ["ndcg"], **kw)
-
-
-def test_sql_is_shared_and_holds_no_formula():
-    """One text per dialect, differing only in the ordered sum; no discount or gain
-    formula (they are tables), scores compared as DOUBLE unless float32 is asked for."""
-    duck = evaluation_sql(["ndcg_cut.10", "ndcg"], dialect=DUCKDB)
-    sparks = evaluation_sql(["ndcg_cut.10", "ndcg"], dialect=SPARK)
-    assert "ORDER BY s DESC, docno DESC" in duck and "CAST(score AS DOUBLE)" in duck
-    assert "FLOAT" not in duck
-    assert "CAST(score AS FLOAT)" in evaluation_sql(["ndcg"], score_precision="float32")
-    for text in (duck, sparks):
-        assert "gain * d.mul / d.div" in text
-        assert "LN(" not in text and "LOG" not in text and "POWER" not in text
-    assert "list_reduce" in duck and "aggregate(array_sort" in sparks
-    strip = [line for line in duck.splitlines() if "list_reduce" not in line]
-    assert strip == [line for line in sparks.splitlines() if "aggregate(" not in line]
 
 
 @pytest.mark.slow

@@ -11,30 +11,24 @@ too busy to time anything.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 from spies import spy
+from workloads import benchmark_workload
 
-from dcglab import batch, codes, preparation, trec, trec_text
-from dcglab.cli import main
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "cli.py"
+from dcglab import batch
+from dcglab.batch import codes, preparation, reader, text
+from dcglab.batch.cli import main
 
 
 @pytest.fixture(scope="module")
 def workload(tmp_path_factory) -> Path:
-    spec = importlib.util.spec_from_file_location("bench_cli", BENCH)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    folder = tmp_path_factory.mktemp("bench")
-    bench.write_workload(folder, n_queries=40, n_docs=300)
-    return folder
+    return benchmark_workload(tmp_path_factory.mktemp("bench"), n_queries=40, n_docs=300)
 
 
 def recorded_groupings(monkeypatch) -> list[codes.Grouping]:
-    """Every :class:`dcglab.codes.Grouping` made from now on, in order."""
+    """Every :class:`dcglab.batch.codes.Grouping` made from now on, in order."""
     groupings: list[codes.Grouping] = []
     real_init = codes.Grouping.__init__
 
@@ -47,8 +41,8 @@ def recorded_groupings(monkeypatch) -> list[codes.Grouping]:
 
 
 def test_the_benchmark_workload_takes_every_fast_path(workload, monkeypatch, capsys):
-    general = spy(monkeypatch, trec, "_general")
-    fast_reads = spy(monkeypatch, trec_text, "_polars")
+    general = spy(monkeypatch, reader, "_general")
+    fast_reads = spy(monkeypatch, text, "_polars")
     exact = spy(monkeypatch, preparation, "exact_match")
     sorted_codes = spy(monkeypatch, codes, "_sorted_factorize")
     groupings = recorded_groupings(monkeypatch)
@@ -73,7 +67,7 @@ def test_the_spies_see_the_slow_paths_when_they_are_taken(workload, tmp_path, mo
     lines[0] = lines[0].replace(" Q0 ", "  Q0 ", 1)
     run = tmp_path / "run.txt"
     run.write_text("".join(lines[1::2] + lines[::2]))  # each query's lines in two places
-    general = spy(monkeypatch, trec, "_general")
+    general = spy(monkeypatch, reader, "_general")
     groupings = recorded_groupings(monkeypatch)
     res = batch.evaluate(workload / "qrels.txt", run, measures=["ndcg_cut.10"])
     assert len(res.qids) == 40

@@ -20,7 +20,7 @@ from sitekit import twin_page
 from dcglab import Discount, cg, curves, ideal_order, mean_ndcg
 from dcglab.book.cranfield_payload import decode_codes, encode_codes
 from dcglab.book.explorers import CutoffExplorer, SwapExplorer
-from dcglab.book.explorers.base import asset
+from dcglab.book.explorers.base import twin_script
 from dcglab.cranfield import direction_changes
 from dcglab.gains import gain_values
 from dcglab.ltr import swap_deltas
@@ -68,7 +68,7 @@ def twin(browser):
         " rbpWeights, errWeights, ndcgWeights, bestSwap, decodeCodes, directionChanges, LOG2,"
         " relativeWeight, contributions, reversalExamples}"
     )
-    with twin_page(browser, asset("measures.js"), exports) as page:
+    with twin_page(browser, twin_script(), exports) as page:
         yield page
 
 

@@ -127,8 +127,40 @@ def test_every_article_figure_is_shown_in_its_chapter():
     assert missing == []
 
 
+MAX_CELL_LINES = 15
+"""A chapter's code cell calls the package and shows the result: logic longer than this
+belongs in ``src/dcglab/book``."""
+
+DEFINITION = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s|\blambda\b", re.M)
+"""A function or class defined in a cell (``def``, ``class`` or ``lambda``)."""
+
+
+def code_cells(nb) -> list[tuple[int, str]]:
+    return [
+        (i, "".join(c["source"])) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_only_call_and_show(path):
+    """No code cell (hidden or not) is longer than ``MAX_CELL_LINES`` lines or defines a
+    function: the book's code lives in the package, where it is tested."""
+    cells = code_cells(load(path))
+    long = [(i, n) for i, src in cells if (n := len(src.strip("\n").splitlines())) > MAX_CELL_LINES]
+    defining = [i for i, src in cells if DEFINITION.search(src)]
+    assert (long, defining) == ([], []), f"{path.name}: (cell, lines) too long, cells defining"
+
+
+def test_the_cell_checks_see_definitions_and_length():
+    assert DEFINITION.search("x = 1\ndef f(y):\n    return y")
+    assert DEFINITION.search("key=lambda m: m")
+    assert not DEFINITION.search("print(f'define {x}')  # classes, lambdas")
+    nb = {"cells": [{"cell_type": "code", "source": ["x\n"] * 16}]}
+    assert [len(src.splitlines()) for _, src in code_cells(nb)] == [16]
+
+
 PROSE_WORD_LIMIT = 2200
-"""Issue 8: no chapter is too long to assign as one reading."""
+"""No chapter is too long to assign as one reading."""
 
 
 def prose_words(markdown: str) -> int:

@@ -42,11 +42,15 @@ def check(binary: Path, case: Case, engine: str) -> None:
         agree(dcglab(case, folder, ("--engine", engine)), trec_eval(binary, case, folder), case)
 
 
-@settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+def examples(n: int, *checks: HealthCheck):
+    """Hypothesis settings for ``n`` examples of the oracle, which has no deadline
+    (each example runs trec_eval and an engine)."""
+    return settings(
+        max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow, *checks]
+    )
+
+
+@examples(150, HealthCheck.data_too_large)
 @given(case=cases(ENGINE_MEASURES))
 @example(case=J_AFTER_M)
 @example(case=CLOSE)
@@ -55,11 +59,7 @@ def test_duckdb_is_trec_eval(case: Case, trec_eval_binary: Path) -> None:
 
 
 @pytest.mark.slow
-@settings(
-    max_examples=6,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@examples(6, HealthCheck.function_scoped_fixture)
 @given(case=cases(ENGINE_MEASURES))
 @example(case=J_AFTER_M)
 def test_spark_is_trec_eval(case: Case, trec_eval_binary: Path, spark) -> None:

@@ -4,7 +4,7 @@ pool_twin.js is evaluated in Chromium on seeded random collections, for every po
 depth, every number of contributing runs and both rules for unjudged documents; its
 results must equal :meth:`PoolExplorer.compute` within 1e-12. Kendall's tau and
 Judged@k are checked on their own against :mod:`dcglab.pooling` and
-:mod:`dcglab.binary`, and ``compute`` itself against :func:`dcglab.batch.evaluate`
+:mod:`dcglab.batch.binary`, and ``compute`` itself against :func:`dcglab.batch.evaluate`
 on the same pooled judgments.
 """
 
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from sitekit import twin_page
 
-from dcglab.binary import Ranking, binary_measure
-from dcglab.book.explorers.base import asset
+from dcglab.batch.binary import Ranking, binary_measure
+from dcglab.book.explorers.base import asset, twin_script
 from dcglab.book.explorers.pooling import (
     PoolExplorer,
     decode_indices,
@@ -55,7 +55,7 @@ def states(data):
 def twin(browser):
     with twin_page(
         browser,
-        asset("measures.js") + asset("pool_twin.js"),
+        twin_script() + asset("pool_twin.js"),
         "{poolResults, kendallTau, judgedAt, decodeIndices}",
     ) as page:
         yield page

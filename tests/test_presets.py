@@ -6,9 +6,8 @@ import sys
 
 import pytest
 
-from dcglab import cli
-from dcglab.batch import evaluate
-from dcglab.cli import main, render
+from dcglab.batch import cli, evaluate
+from dcglab.batch.cli import main, render
 from dcglab.presets import TREC_EVAL, option_spelling
 
 QRELS = "q1 0 d1 2\nq1 0 d2 -2\nq1 0 d3 1\nq2 0 d4 0\n"

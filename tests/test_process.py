@@ -89,7 +89,7 @@ def test_console_script_and_python_m_set_up_the_process_alike(tmp_path):
 def test_calling_main_with_arguments_leaves_the_process_alone(tmp_path, monkeypatch):
     """A library user (or a test) calling ``main([...])`` keeps its own allocator."""
     import dcglab.process
-    from dcglab.cli import main
+    from dcglab.batch.cli import main
 
     called = []
     monkeypatch.setattr(dcglab.process, "setup", lambda: called.append(True))

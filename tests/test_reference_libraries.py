@@ -9,7 +9,7 @@ Conventions:
 - ranx ``ndcg_burges@k``: exponential gain 2^rel - 1;
 - scikit-learn ``ndcg_score``/``dcg_score``: the ideal from the items passed.
 
-Scores are distinct here, so tie rules do not matter (``test_batch.py`` covers ties).
+Scores are distinct here, so tie rules do not matter (``test_batch_scoring.py`` covers ties).
 """
 
 import numpy as np

@@ -4,7 +4,7 @@ Formulas live in one place each: gains in :mod:`dcglab.gains`, discounts in
 :mod:`dcglab.discounts`, the ideal ranking in :mod:`dcglab.ideal`, and CG, DCG,
 IDCG and nDCG in :mod:`dcglab.measures`. Many queries at once, from TREC files
 or DataFrames: :func:`evaluate` (:mod:`dcglab.batch`) and the trec_eval-compatible
-command line (:mod:`dcglab.cli`). The book's own code (the article's figures,
+command line (:mod:`dcglab.batch.cli`). The book's own code (the article's figures,
 plots, explorers) lives in :mod:`dcglab.book`, which this package never imports.
 """
 

@@ -1,6 +1,6 @@
 """``python -m dcglab``: the same entry as the ``dcglab`` console script,
-:func:`dcglab.cli.entry` (which sets the process up, :mod:`dcglab.process`)."""
+:func:`dcglab.batch.cli.entry` (which sets the process up, :mod:`dcglab.process`)."""
 
-from .cli import entry
+from .batch.cli import entry
 
 entry()

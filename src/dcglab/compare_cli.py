@@ -35,7 +35,8 @@ example:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .cli import IDEALS, NEGATIVE_GRADES, TIES, ZERO_POLICIES, OneLineParser, positive_int
+    from .batch.cli import OneLineParser, positive_int
+    from .options import IDEALS, NEGATIVE_GRADES, TIES, ZERO_POLICIES
 
     defaults = _evaluation_defaults()
 
@@ -73,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _evaluation_defaults() -> dict[str, object]:
     """The defaults of ``dcglab QRELS RUN``, so both commands share them."""
-    from .cli import build_parser as evaluation_parser
+    from .batch.cli import build_parser as evaluation_parser
 
     return vars(evaluation_parser().parse_args(["QRELS", "RUN"]))
 
@@ -89,9 +90,9 @@ def _confidence(text: str) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .cli import gain_option
     from .comparison import compare
     from .discounts import Discount
+    from .options import gain_text
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             confidence=args.confidence,
             n_resamples=args.resamples,
             seed=args.seed,
-            gain=gain_option(args.gain),
+            gain=gain_text(args.gain),
             discount=Discount.parse(args.discount),
             ideal=args.ideal,
             ties=args.ties,

@@ -247,7 +247,7 @@ def compare_scores(
     ----------
     scores : mapping
         Run name → DataFrame indexed by query id with one column per measure
-        (:attr:`dcglab.result.BatchResult.per_query`), the same columns for every run.
+        (:attr:`dcglab.batch.result.BatchResult.per_query`), the same columns for every run.
     missing : {"intersect", "error"}, default "error"
         A query scored by some runs only (or NaN for one) is dropped, or refused.
         ``"zero"`` behaves as ``"error"`` here: the values are already computed.

@@ -33,7 +33,8 @@ def swap_deltas(
     grades : sequence of float
         Grades in rank order.
     k : int, optional
-        Cutoff; ranks beyond it have weight 0.
+        Cutoff; ranks beyond it have weight 0. When omitted, neither the ranking
+        nor the ideal is cut, as in :func:`dcglab.measures.ndcg`.
     gain : default ``"exponential"`` (LambdaRank's :math:`2^{rel}-1`)
     discount : default ``"log2"``
     judged : sequence of float, optional
@@ -61,7 +62,7 @@ def swap_deltas(
     g = gain_values(arr, gain)
     w = np.zeros(len(arr))
     w[:kk] = Discount.parse(discount).weights(kk)
-    ideal = idcg(arr if judged is None else judged, check_k(k, len(arr)), gain, discount)
+    ideal = idcg(arr if judged is None else judged, k, gain, discount)  # uncut when k is None
     if ideal <= 0:
         raise ValueError("IDCG is 0: no swap can change nDCG")
     change = (g[None, :] - g[:, None]) * (w[:, None] - w[None, :])  # change in DCG

@@ -47,7 +47,7 @@ class Family:
     ``"sum"`` (a count, printed as an integer), ``"queries"`` (the number of
     queries, a count), ``"geometric"`` (``gm_map``) or ``"tag"`` (``runid``, a
     line, not a value). ``kernel`` names what computes it per query
-    (:mod:`dcglab.binary` or the DCG curves of :mod:`dcglab.batch`); ``paths``
+    (:mod:`dcglab.batch.binary` or the DCG curves of :mod:`dcglab.batch`); ``paths``
     the evaluation paths that compute it (:data:`PATHS`); ``trec`` whether
     trec_eval's syntax names it (else only ir_measures' does); ``official``
     whether trec_eval's ``official`` set holds it; ``normalised`` whether a DCG

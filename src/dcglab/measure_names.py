@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -106,20 +106,24 @@ def _fail(name: str, why: str) -> ValueError:
     return ValueError(f"measure {name!r}: {why}")
 
 
+def _cutoff(text: str, name: str, read: Callable[[str], int], kind: str) -> int:
+    """One cutoff of measure ``name``, ``read`` from its text: ``kind`` (what ``read``
+    accepts) and >= 1, or an error naming the measure and the text."""
+    try:
+        k = read(text)
+    except ValueError:
+        raise _fail(name, f"a cutoff must be {kind}, got {text!r}") from None
+    if k < 1:
+        raise _fail(name, f"every cutoff must be >= 1, got {text!r}")
+    return k
+
+
 def _cutoffs(text: str | None, name: str, default: Sequence[int]) -> list[int]:
     """trec_eval's cutoff list: ``10,20,23.4`` is 10, 20 and 23 (truncated, as
     ``atol`` reads it), sorted; each >= 1 and none twice, or trec_eval refuses."""
     if text is None:
         return list(default)
-    out = []
-    for c in text.split(","):
-        try:
-            k = int(float(c))
-        except ValueError:
-            raise _fail(name, f"a cutoff must be a number, got {c!r}") from None
-        if k < 1:
-            raise _fail(name, f"every cutoff must be >= 1, got {c!r}")
-        out.append(k)
+    out = [_cutoff(c, name, lambda c: int(float(c)), "a number") for c in text.split(",")]
     if len(set(out)) < len(out):
         raise _fail(name, "a cutoff is given twice (trec_eval refuses duplicate cutoffs)")
     return sorted(out)
@@ -214,13 +218,7 @@ def _ir_cutoff(text: object, family: str, name: str) -> tuple[int | None, float 
         return None, None
     if FAMILY[family].params == "points":
         return None, _points(str(text), name)[0]
-    try:
-        k = int(str(text))
-    except ValueError:
-        raise _fail(name, f"the cutoff must be an integer, got {text!r}") from None
-    if k < 1:
-        raise _fail(name, f"the cutoff must be >= 1, got {k}")
-    return k, None
+    return _cutoff(str(text), name, int, "an integer"), None
 
 
 def _ir_gain(params: dict, name: str) -> GainTable | None:

@@ -12,94 +12,58 @@ order,
 where IDCG@k is the DCG@k of the ideal ranking (:mod:`dcglab.ideal`). Every
 cutoff is read from one prefix sum (:func:`dcg_curve`), so the table of all
 cutoffs costs one pass. A cutoff beyond the end of a list adds nothing.
+
+This is the public home of the measures: the kernels they are built on
+(:func:`check_k`, :func:`clamp_k`, :func:`dcg_curve`, :func:`at_cutoff`,
+:func:`ideal_curve`, :func:`ndcg_ratio`), defined in :mod:`dcglab.kernels`,
+are importable from here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import numpy as np
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, as_grades, as_numbers, gain_values
-from .ideal import IdealSource, ideal_order, ideal_source
-from .options import ZeroPolicy, check_options
+from .ideal import IdealSource, ideal_source
+from .kernels import (
+    ZERO_SCORES,
+    Grades,
+    at_cutoff,
+    check_k,
+    clamp_k,
+    dcg_curve,
+    ideal_curve,
+    ndcg_ratio,
+)
+from .options import ZeroPolicy
+
+__all__ = [
+    "ZERO_SCORES",
+    "CurveConventions",
+    "Grades",
+    "ZeroPolicy",
+    "at_cutoff",
+    "cg",
+    "check_k",
+    "clamp_k",
+    "curves",
+    "dcg",
+    "dcg_curve",
+    "idcg",
+    "ideal_curve",
+    "mean_ndcg",
+    "ndcg",
+    "ndcg_curve",
+    "ndcg_ratio",
+    "rank_table",
+]
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-Grades = Sequence[float] | np.ndarray
-
-
-def check_k(k: int | None, n: int) -> int:
-    """Validate a cutoff and return it, or ``n`` when ``k`` is ``None``.
-
-    Raises
-    ------
-    ValueError
-        If ``k`` is not an integer >= 1.
-    """
-    if k is None:
-        return n
-    try:  # "abc", inf, nan and non-numbers all end in the message below
-        ok = not isinstance(k, (bool, str)) and int(k) == k and k >= 1
-    except (TypeError, ValueError, OverflowError):
-        ok = False
-    if not ok:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    return int(k)
-
-
-def clamp_k(k: int, n: int) -> int:
-    """The cutoff a list of ``n`` items can reach: :math:`\\min(k, n)`.
-
-    Ranks beyond the end of a list add nothing, so DCG@k of a list of ``n``
-    items equals DCG@n when ``k > n``. Validate ``k`` with :func:`check_k` first.
-
-    Examples
-    --------
-    >>> clamp_k(10, 6), clamp_k(3, 6)
-    (6, 3)
-    """
-    return min(k, n)
-
-
-def dcg_curve(gains: np.ndarray, discount: DiscountSpec = "log2") -> np.ndarray:
-    r"""DCG at every cutoff: the prefix sums :math:`\sum_{i\le k} g_i w_i`, k = 1..n.
-
-    This is the single place where gains meet discounts.
-
-    Parameters
-    ----------
-    gains : numpy.ndarray
-        Gains in rank order (see :func:`dcglab.gains.gain_values`).
-    discount : str or Discount, default ``"log2"``
-
-    Examples
-    --------
-    >>> np.round(dcg_curve(np.array([3.0, 2.0, 3.0])), 3).tolist()
-    [3.0, 4.262, 5.762]
-
-    Raises
-    ------
-    ValueError
-        If a prefix sum is not a finite number (finite gains whose sum overflows).
-    """
-    with np.errstate(over="ignore", invalid="ignore"):  # reported below
-        curve = np.cumsum(gains * Discount.parse(discount).weights(len(gains)))
-    if not np.all(np.isfinite(curve)):
-        raise ValueError(
-            f"grades: DCG is {curve[-1]}, not a finite number: the gains "
-            f"(largest {np.max(gains):g}) are too large to sum"
-        )
-    return curve
-
-
-def at_cutoff(curve: np.ndarray, k: int) -> float:
-    """Value of a prefix-sum curve at cutoff ``k`` (the last value when ``k`` > n)."""
-    return float(curve[clamp_k(k, len(curve)) - 1])
 
 
 def cg(grades: Grades, k: int | None = None, gain: GainSpec = "linear") -> float:
@@ -142,20 +106,6 @@ def dcg(
     return at_cutoff(dcg_curve(g, discount), check_k(k, len(g)))
 
 
-def ideal_curve(
-    judged: Grades, gain: GainSpec = "linear", discount: DiscountSpec = "log2"
-) -> np.ndarray:
-    r"""IDCG at every cutoff k = 1..n: :func:`dcg_curve` of the judged grades in
-    the ideal order (:func:`dcglab.ideal.ideal_order`, decreasing gain).
-
-    Examples
-    --------
-    >>> np.round(ideal_curve([3, 2, 3, 0, 1, 2]), 3).tolist()
-    [3.0, 4.893, 5.893, 6.754, 7.141, 7.141]
-    """
-    return dcg_curve(gain_values(ideal_order(judged, gain), gain), discount)
-
-
 def idcg(
     judged: Grades,
     k: int | None = None,
@@ -173,73 +123,14 @@ def idcg(
     return at_cutoff(curve, check_k(k, len(curve)))
 
 
-ZERO_SCORES = {"zero": 0.0, "one": 1.0, "skip": np.nan}
-"""What a query with IDCG 0 scores under each policy but ``"error"`` (NaN: left out)."""
+class CurveConventions(TypedDict, total=False):
+    """The keywords of :func:`curves`, which :func:`ndcg_curve` passes on."""
 
-
-def ndcg_ratio(
-    dcg: float | np.ndarray,
-    idcg: float | np.ndarray,
-    zero_idcg: ZeroPolicy = "error",
-    *,
-    queries: Sequence[object] | np.ndarray | None = None,
-    measure: str = "nDCG",
-) -> float | None | np.ndarray:
-    r"""nDCG as :math:`\mathrm{DCG} / \mathrm{IDCG}`, with the policy for IDCG = 0.
-
-    The one place where DCG is divided by the ideal, for one query (scalars)
-    or many (arrays of the same shape, or an array and a scalar).
-
-    Parameters
-    ----------
-    dcg, idcg : float or numpy.ndarray
-        DCG and ideal DCG at the same cutoff.
-    zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
-        Where IDCG <= 0: raise a ``ValueError``, score 0 (trec_eval), score 1,
-        or leave the query out, which is ``None`` for a scalar and NaN in an
-        array (pandas and :meth:`numpy.nanmean` treat it as missing).
-    queries : sequence, optional
-        Query ids of an array's entries, named in the error message.
-    measure : str, default ``"nDCG"``
-        The measure's name in the error message for arrays.
-
-    Returns
-    -------
-    float, None or numpy.ndarray
-        A float (or ``None``) for scalar input, else a float array.
-
-    Examples
-    --------
-    >>> ndcg_ratio(3.0, 4.0)
-    0.75
-    >>> ndcg_ratio(0.0, 0.0, "skip") is None
-    True
-    >>> ndcg_ratio(np.array([3.0, 0.0]), np.array([4.0, 0.0]), "one").tolist()
-    [0.75, 1.0]
-    """
-    check_options(zero_idcg=zero_idcg)
-    d, i = np.asarray(dcg, dtype=float), np.asarray(idcg, dtype=float)
-    zero = i <= 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = np.where(zero, 0.0, d / np.where(zero, 1.0, i))
-    if zero.any():
-        if zero_idcg == "error":
-            if value.ndim == 0:
-                raise ValueError(
-                    "IDCG is 0 (no judged document has positive gain), so nDCG is undefined; "
-                    "pass zero_idcg='zero', 'one' or 'skip' to choose a policy"
-                )
-            at = np.broadcast_to(zero, value.shape)
-            names = np.asarray(queries)[at] if queries is not None else np.flatnonzero(at)
-            raise ValueError(
-                f"{measure}: IDCG is 0 for {int(at.sum())} queries "
-                f"(e.g. {', '.join(map(str, names[:5]))}); "
-                "choose zero_idcg='zero' (trec_eval), 'one' or 'skip'"
-            )
-        value = np.where(zero, ZERO_SCORES[zero_idcg], value)
-    if value.ndim == 0:
-        return None if np.isnan(value) else float(value)
-    return value
+    judged: Grades | None
+    ideal: IdealSource
+    gain: GainSpec
+    discount: DiscountSpec
+    kmax: int | None
 
 
 def curves(
@@ -253,8 +144,23 @@ def curves(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""DCG@k and IDCG@k for every cutoff k = 1..kmax, from two prefix sums.
 
-    Parameters are those of :func:`ndcg_curve`. Returns two arrays of length
-    ``kmax``: the system's DCG and the ideal DCG.
+    Parameters
+    ----------
+    grades : sequence of float
+        Grades of the retrieved list in rank order.
+    judged : sequence of float, optional
+        All judged grades of the query; by default the retrieved list itself.
+    ideal : {"judged", "retrieved"}, default ``"judged"``
+        Build the ideal from all judged grades, or only from the retrieved ones.
+    gain, discount
+        See :func:`dcg`.
+    kmax : int, optional
+        Largest cutoff; by default the length of the retrieved list.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Two arrays of length ``kmax``: the system's DCG and the ideal DCG.
 
     Examples
     --------
@@ -275,14 +181,7 @@ def curves(
 
 
 def ndcg_curve(
-    grades: Grades,
-    *,
-    judged: Grades | None = None,
-    ideal: IdealSource = "judged",
-    gain: GainSpec = "linear",
-    discount: DiscountSpec = "log2",
-    zero_idcg: ZeroPolicy = "error",
-    kmax: int | None = None,
+    grades: Grades, *, zero_idcg: ZeroPolicy = "error", **conventions: Unpack[CurveConventions]
 ) -> pd.DataFrame:
     r"""The table of DCG, IDCG and nDCG at every cutoff k = 1..kmax, in one call.
 
@@ -290,17 +189,12 @@ def ndcg_curve(
     ----------
     grades : sequence of float
         Grades of the retrieved list in rank order.
-    judged : sequence of float, optional
-        All judged grades of the query; by default the retrieved list itself.
-    ideal : {"judged", "retrieved"}, default ``"judged"``
-        Build the ideal from all judged grades, or only from the retrieved ones.
-    gain, discount
-        See :func:`dcg`.
     zero_idcg : {"error", "zero", "one", "skip"}, default ``"error"``
         Policy when IDCG@k is 0 (see :func:`ndcg_ratio`); ``"skip"``
         gives a missing value (``None``) in the nDCG column.
-    kmax : int, optional
-        Largest cutoff; by default the length of the retrieved list.
+    **conventions
+        ``judged``, ``ideal``, ``gain``, ``discount`` and ``kmax``, as in
+        :func:`curves`.
 
     Returns
     -------
@@ -314,7 +208,7 @@ def ndcg_curve(
     """
     import pandas as pd
 
-    d, i = curves(grades, judged=judged, ideal=ideal, gain=gain, discount=discount, kmax=kmax)
+    d, i = curves(grades, **conventions)
     n = [ndcg_ratio(dk, ik, zero_idcg) for dk, ik in zip(d, i)]
     return pd.DataFrame({"k": np.arange(1, len(d) + 1), "DCG": d, "IDCG": i, "nDCG": n})
 

@@ -1,31 +1,53 @@
-"""The allowed values of the evaluator's conventions, and the check that names the argument.
+"""The evaluator's conventions: one declared table of options, and the value built from it.
 
-These names are shared by :mod:`dcglab.batch`, the engines and the command line;
-this module imports nothing heavy, so the command line can build its parser
-before polars is loaded (see :mod:`dcglab.process`).
+Each option (:class:`Option`) is declared once in :data:`OPTIONS`: its name, its
+command-line flag, its default, its accepted values and aliases, its check and
+the message that check gives, and the stage that applies it (``"read"``: when
+the tables are read and laid out, :func:`dcglab.batch.prepare`; ``"score"``:
+when the measures are computed, :func:`dcglab.batch.compute`). The role is that
+of scikit-learn's ``validate_params``: a :class:`Conventions` value is checked
+against the table once, when it is built, and is what :mod:`dcglab.batch`, the
+engines' SQL builder (:mod:`dcglab.engines.sql`) and the command line pass
+around.
+
+This module imports neither polars nor pandas (only :mod:`dcglab.gains` and
+:mod:`dcglab.discounts`, for their parsers), so the command line can check its
+options before polars is loaded (see :mod:`dcglab.process`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+import numpy as np
+
+from .discounts import Discount, DiscountSpec
+from .gains import GainSpec, parse_gain
 
 __all__ = [
+    "CHOICES",
     "FRACTIONAL_GRADES",
     "IDEALS",
-    "MISSING",
     "IDEAL_ALIASES",
+    "MISSING",
     "NEGATIVE_GRADES",
+    "OPTIONS",
     "SCORE_PRECISIONS",
     "TIES",
+    "ZERO_POLICIES",
     "BatchIdeal",
+    "ConventionKeywords",
+    "Conventions",
     "FractionalGrades",
     "Missing",
     "NegativeGrades",
+    "Option",
+    "OptionError",
     "ScorePrecision",
     "Ties",
-    "CHOICES",
-    "ZERO_POLICIES",
     "ZeroPolicy",
     "check_max_docs",
     "check_option",
@@ -40,64 +62,46 @@ ScorePrecision = Literal["double", "float32"]
 Missing = Literal["ignore", "zero", "error"]
 FractionalGrades = Literal["keep", "truncate"]
 ZeroPolicy = Literal["error", "zero", "one", "skip"]
-IDEAL_ALIASES = {"qrels-cut": "judged", "qrels": "judged-uncut"}
-IDEALS = ("judged", "judged-uncut", "retrieved", *IDEAL_ALIASES)
-"""Accepted ``ideal`` values: the names, then the older aliases."""
-TIES = ("trec", "average")
-NEGATIVE_GRADES = ("gain", "unjudged")
-MISSING = ("ignore", "zero", "error")
-"""Accepted ``missing`` values, for qrels queries without run lines: left out,
-scored 0 (trec_eval ``-c``), or refused (trec_eval without ``-c``)."""
-FRACTIONAL_GRADES = ("keep", "truncate")
-"""Accepted ``fractional_grades`` values: used as they are, or truncated toward
-zero as trec_eval reads them (C's ``atol``: 2.5 is 2, -0.5 is 0, -1.5 is -1)."""
-SCORE_PRECISIONS = ("double", "float32")
-"""Accepted ``score_precision`` values: ``"double"`` compares scores as trec_eval
-10.0 does; ``"float32"`` rounds them first, as trec_eval 9.x, pytrec_eval and
-ir_measures do."""
+Stage = Literal["read", "score"]
 
-ZERO_POLICIES = ("error", "zero", "one", "skip")
-"""Accepted ``zero_idcg`` values, for a query whose IDCG is 0: an error, nDCG 0,
-nDCG 1, or the query left out of the mean."""
-CHOICES: dict[str, tuple[str, ...]] = {
-    "ideal": IDEALS,
-    "ties": TIES,
-    "zero_idcg": ZERO_POLICIES,
-    "missing": MISSING,
-    "negative_grades": NEGATIVE_GRADES,
-    "fractional_grades": FRACTIONAL_GRADES,
-    "score_precision": SCORE_PRECISIONS,
-}
-"""Every convention that takes a name, with its accepted values: the one table the
-library, both engines and the command line (its ``choices``) check against."""
+
+class OptionError(ValueError):
+    """A bad option value: ``NAME must be RULE, got VALUE``, or ``NAME VALUE: DETAIL``
+    when there is more to say than the rule (what is wrong inside the value).
+
+    ``name`` is the option's name in the library; :meth:`spelled` gives the same
+    message under another spelling of it (the command line's flag).
+    """
+
+    def __init__(self, name: str, value: object, rule: str, detail: str = "") -> None:
+        self.name, self.value, self.rule, self.detail = name, value, rule, detail
+        super().__init__(self.spelled(name))
+
+    def spelled(self, name: str) -> str:
+        """The message with the option called ``name``.
+
+        Examples
+        --------
+        >>> OptionError("max_docs", 0, "an integer >= 1").spelled("-M")
+        '-M must be an integer >= 1, got 0'
+        """
+        if self.detail:
+            return f"{name} {self.value!r}: {self.detail}"
+        return f"{name} must be {self.rule}, got {self.value!r}"
 
 
 def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
-    """Raise ``ValueError`` naming the argument unless ``value`` is one of ``allowed``.
+    """Raise :class:`OptionError` naming the argument unless ``value`` is one of ``allowed``.
 
     Examples
     --------
     >>> check_option("score_precision", "float64", SCORE_PRECISIONS)
     Traceback (most recent call last):
     ...
-    ValueError: score_precision must be one of ('double', 'float32'), got 'float64'
+    dcglab.options.OptionError: score_precision must be one of ('double', 'float32'), got 'float64'
     """
     if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
-
-
-def check_options(**given: object) -> None:
-    """Check each named convention against :data:`CHOICES` (:func:`check_option`).
-
-    Examples
-    --------
-    >>> check_options(ties="trec", missing="drop")
-    Traceback (most recent call last):
-    ...
-    ValueError: missing must be one of ('ignore', 'zero', 'error'), got 'drop'
-    """
-    for name, value in given.items():
-        check_option(name, value, CHOICES[name])
+        raise OptionError(name, value, f"one of {tuple(allowed)}")
 
 
 def check_max_docs(max_docs: object) -> int | None:
@@ -110,17 +114,180 @@ def check_max_docs(max_docs: object) -> int | None:
     >>> check_max_docs(2.5)
     Traceback (most recent call last):
     ...
-    ValueError: max_docs must be an integer >= 1, got 2.5
+    dcglab.options.OptionError: max_docs must be an integer >= 1, got 2.5
     """
     if max_docs is None:
         return None
-    try:
-        whole = not isinstance(max_docs, bool) and int(max_docs) == max_docs  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError):
-        whole = False
-    if not whole or max_docs < 1:  # type: ignore[operator]
-        raise ValueError(f"max_docs must be an integer >= 1, got {max_docs!r}")
+    if not _whole(max_docs) or max_docs < 1:  # type: ignore[operator]
+        raise OptionError("max_docs", max_docs, "an integer >= 1")
     return int(max_docs)  # type: ignore[call-overload]
+
+
+def _whole(value: object) -> bool:
+    """Whether ``value`` is a number with no fractional part (not a bool)."""
+    try:
+        return not isinstance(value, bool) and int(value) == value  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _relevance_level(level: object) -> float:
+    """trec_eval's ``-l``: an integer >= 0 (trec_eval reads it with C's ``atoi``; a
+    negative level would make unjudged documents relevant there)."""
+    if not _whole(level) or level < 0:  # type: ignore[operator]
+        raise OptionError(
+            "relevance_level",
+            level,
+            "an integer >= 0 (trec_eval reads -l as an integer; a negative level "
+            "would count unjudged documents as relevant there)",
+        )
+    return float(level)  # type: ignore[arg-type]
+
+
+def _judged_only(value: object) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise OptionError("judged_only", value, "True or False")
+    return bool(value)
+
+
+GAIN_RULE = "'linear', 'exponential', 'exponential:A' (A > 1) or a mapping {grade: gain}"
+DISCOUNT_RULE = "log2, ln, log10, log:B, jk:B, geometric:P (rbp:P), reciprocal or a Discount"
+
+
+def _gain(gain: object) -> GainSpec:
+    try:
+        parse_gain(gain)  # type: ignore[arg-type]
+    except ValueError as exc:
+        detail = str(exc).partition(": ")[2] if str(exc).startswith("gain=") else ""
+        raise OptionError("gain", gain, GAIN_RULE, detail) from None
+    return gain  # type: ignore[return-value]
+
+
+def _discount(discount: object) -> Discount:
+    try:
+        return Discount.parse(discount)  # type: ignore[arg-type]
+    except (ValueError, TypeError) as exc:
+        detail = "" if str(exc).startswith("discount must be") else str(exc)
+        raise OptionError("discount", discount, DISCOUNT_RULE, detail) from None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One convention: everything about it that the evaluator's paths share.
+
+    ``check`` returns the value in the form the evaluator uses (aliases
+    resolved, numbers as ``int``/``float``, a discount as :class:`Discount`)
+    or raises :class:`OptionError`; ``from_text`` turns a command-line
+    argument into a value for ``check``; ``flag`` is the command line's
+    spelling (``None``: the command line sets it otherwise, e.g. ``-c``).
+    """
+
+    name: str
+    default: Any
+    stage: Stage
+    flag: str | None
+    choices: tuple[str, ...] = ()
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    rule: Callable[[Any], Any] | None = None
+    from_text: Callable[[str], Any] = str
+
+    def check(self, value: object) -> Any:
+        """``value`` checked and normalised (see the class docstring)."""
+        if self.rule is not None:
+            return self.rule(value)
+        check_option(self.name, value, (*self.choices, *self.aliases))
+        return self.aliases.get(value, value)  # type: ignore[call-overload]
+
+
+def _number_text(text: str) -> object:
+    """A command-line number as ``int`` or ``float``, the text itself if it is neither
+    (so that the check names what was typed)."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def gain_text(text: str) -> GainSpec:
+    """The ``--gain`` text as a gain spec: a name, or a full table ``1=4,2=3``.
+
+    Examples
+    --------
+    >>> gain_text("exponential"), gain_text("0=0,1=1,2=3")
+    ('exponential', {0.0: 0.0, 1.0: 1.0, 2.0: 3.0})
+    """
+    if "=" not in text:
+        return text
+    table: dict[float, float] = {}
+    for item in text.split(","):
+        grade, _, value = item.partition("=")
+        try:
+            table[float(grade)] = float(value)
+        except ValueError:
+            raise OptionError(
+                "gain", text, GAIN_RULE, f"expected GRADE=GAIN pairs, got {item!r}"
+            ) from None
+    return table
+
+
+IDEAL_ALIASES = {"qrels-cut": "judged", "qrels": "judged-uncut"}
+_OPTIONS = (
+    Option("gain", "linear", "read", "--gain", rule=_gain, from_text=gain_text),
+    Option("discount", "log2", "score", "--discount", rule=_discount),
+    Option("ideal", "judged", "score", "--ideal",
+           choices=("judged", "judged-uncut", "retrieved"), aliases=IDEAL_ALIASES),
+    Option("ties", "trec", "score", "--ties", choices=("trec", "average")),
+    Option("zero_idcg", "error", "score", "--zero-idcg", choices=("error", "zero", "one", "skip")),
+    Option("missing", "ignore", "read", None, choices=("ignore", "zero", "error")),
+    Option("negative_grades", "gain", "read", "--negative-grades", choices=("gain", "unjudged")),
+    Option("relevance_level", 1, "score", "-l", rule=_relevance_level, from_text=_number_text),
+    Option("max_docs", None, "read", "-M", rule=check_max_docs, from_text=_number_text),
+    Option("judged_only", False, "read", None, rule=_judged_only),
+    Option("score_precision", "double", "read", "--score-precision",
+           choices=("double", "float32")),
+    Option("fractional_grades", "keep", "read", "--fractional-grades",
+           choices=("keep", "truncate")),
+)  # fmt: skip
+OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
+"""Every convention of the evaluator, by name, in the order they are checked."""
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    o.name: (*o.choices, *o.aliases) for o in _OPTIONS if o.rule is None
+}
+"""Every convention that takes a name, with its accepted values (aliases last)."""
+IDEALS = CHOICES["ideal"]
+"""Accepted ``ideal`` values: the names, then the older aliases."""
+TIES = CHOICES["ties"]
+ZERO_POLICIES = CHOICES["zero_idcg"]
+"""Accepted ``zero_idcg`` values, for a query whose IDCG is 0: an error, nDCG 0,
+nDCG 1, or the query left out of the mean."""
+MISSING = CHOICES["missing"]
+"""Accepted ``missing`` values, for qrels queries without run lines: left out,
+scored 0 (trec_eval ``-c``), or refused (trec_eval without ``-c``)."""
+NEGATIVE_GRADES = CHOICES["negative_grades"]
+FRACTIONAL_GRADES = CHOICES["fractional_grades"]
+"""Accepted ``fractional_grades`` values: used as they are, or truncated toward
+zero as trec_eval reads them (C's ``atol``: 2.5 is 2, -0.5 is 0, -1.5 is -1)."""
+SCORE_PRECISIONS = CHOICES["score_precision"]
+"""Accepted ``score_precision`` values: ``"double"`` compares scores as trec_eval
+10.0 does; ``"float32"`` rounds them first, as trec_eval 9.x, pytrec_eval and
+ir_measures do."""
+
+
+def check_options(**given: object) -> None:
+    """Check each named convention against :data:`OPTIONS`.
+
+    Examples
+    --------
+    >>> check_options(ties="trec", missing="drop")
+    Traceback (most recent call last):
+    ...
+    dcglab.options.OptionError: missing must be one of ('ignore', 'zero', 'error'), got 'drop'
+    """
+    for name, value in given.items():
+        OPTIONS[name].check(value)
 
 
 def ideal_name(ideal: str) -> str:
@@ -131,5 +298,90 @@ def ideal_name(ideal: str) -> str:
     >>> ideal_name("qrels-cut"), ideal_name("qrels"), ideal_name("retrieved")
     ('judged', 'judged-uncut', 'retrieved')
     """
-    check_option("ideal", ideal, IDEALS)
-    return IDEAL_ALIASES.get(ideal, ideal)
+    return OPTIONS["ideal"].check(ideal)
+
+
+class ConventionKeywords(TypedDict, total=False):
+    """The keyword arguments that build a :class:`Conventions` (for ``**options``)."""
+
+    gain: GainSpec
+    discount: DiscountSpec
+    ideal: BatchIdeal
+    ties: Ties
+    zero_idcg: ZeroPolicy
+    missing: Missing
+    negative_grades: NegativeGrades
+    relevance_level: float
+    max_docs: int | None
+    judged_only: bool
+    score_precision: ScorePrecision
+    fractional_grades: FractionalGrades
+
+
+def _default(name: str) -> Any:
+    return field(default=OPTIONS[name].default)
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """Every convention of an evaluation, checked against :data:`OPTIONS` once, when built.
+
+    The fields are the options of :data:`OPTIONS` with their defaults (the
+    library's: they refuse what may be a mistake; :data:`dcglab.presets.TREC_EVAL`
+    holds trec_eval's). A bad value raises :class:`OptionError` naming the
+    option and the value; the checked fields hold the normalised values
+    (``ideal`` without aliases, ``discount`` a :class:`~dcglab.discounts.Discount`).
+
+    Examples
+    --------
+    >>> c = Conventions(ideal="qrels", max_docs=10.0)
+    >>> c.ideal, c.max_docs, c.ties
+    ('judged-uncut', 10, 'trec')
+    >>> Conventions(ties="random")
+    Traceback (most recent call last):
+    ...
+    dcglab.options.OptionError: ties must be one of ('trec', 'average'), got 'random'
+    """
+
+    gain: GainSpec = _default("gain")
+    discount: Discount = _default("discount")
+    ideal: str = _default("ideal")
+    ties: str = _default("ties")
+    zero_idcg: str = _default("zero_idcg")
+    missing: str = _default("missing")
+    negative_grades: str = _default("negative_grades")
+    relevance_level: float = _default("relevance_level")
+    max_docs: int | None = _default("max_docs")
+    judged_only: bool = _default("judged_only")
+    score_precision: str = _default("score_precision")
+    fractional_grades: str = _default("fractional_grades")
+
+    def __post_init__(self) -> None:
+        for name, option in OPTIONS.items():
+            object.__setattr__(self, name, option.check(getattr(self, name)))
+
+    @classmethod
+    def of(cls, conventions: Conventions | None = None, /, **options: Any) -> Conventions:
+        """``conventions`` (default: the defaults) with ``options`` set: the one way a
+        keyword-argument API builds its conventions.
+
+        Examples
+        --------
+        >>> Conventions.of(zero_idcg="zero").zero_idcg
+        'zero'
+        >>> Conventions.of(tie="trec")
+        Traceback (most recent call last):
+        ...
+        TypeError: unknown option 'tie'; the options are gain, discount, ideal, ties, \
+zero_idcg, missing, negative_grades, relevance_level, max_docs, judged_only, \
+score_precision, fractional_grades
+        """
+        unknown = [name for name in options if name not in OPTIONS]
+        if unknown:
+            raise TypeError(f"unknown option {unknown[0]!r}; the options are {', '.join(OPTIONS)}")
+        base = cls() if conventions is None else conventions
+        return dataclasses.replace(base, **options) if options else base
+
+    def stage(self, stage: Stage) -> dict[str, Any]:
+        """The options that ``stage`` applies, by name."""
+        return {n: getattr(self, n) for n, o in OPTIONS.items() if o.stage == stage}

@@ -101,5 +101,5 @@ def paired_differences(a: Scores, b: Scores) -> np.ndarray:
     for name, v in (("a", x), ("b", y)):
         bad = np.flatnonzero(~np.isfinite(v))
         if len(bad):
-            raise ValueError(f"{name}[{bad[0]}] must be a finite score, got {v[bad[0]]!r}")
+            raise ValueError(f"{name}[{bad[0]}] must be a finite score, got {float(v[bad[0]])!r}")
     return x - y

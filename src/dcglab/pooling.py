@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .batch import evaluate
-from .trec import Source
+from .batch.reader import Source
 
 Ranking = Mapping[Hashable, Sequence[Hashable]]
 """One run: query -> documents, best first."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
+from .options import OPTIONS
+
 __all__ = ["CLI_OPTIONS", "TREC_EVAL", "option_spelling"]
 
 TREC_EVAL = MappingProxyType(
@@ -37,18 +39,7 @@ TREC_EVAL = MappingProxyType(
 """Keyword arguments of :func:`dcglab.batch.evaluate` that give the command line's
 (trec_eval 10.0's) conventions; trec_eval's ``-c`` is ``missing="zero"``."""
 
-CLI_OPTIONS = {
-    "zero_idcg": "--zero-idcg",
-    "negative_grades": "--negative-grades",
-    "fractional_grades": "--fractional-grades",
-    "score_precision": "--score-precision",
-    "relevance_level": "-l",
-    "max_docs": "-M",
-    "gain": "--gain",
-    "discount": "--discount",
-    "ideal": "--ideal",
-    "ties": "--ties",
-}
+CLI_OPTIONS = {name: o.flag for name, o in OPTIONS.items() if o.flag is not None}
 """Each keyword argument of :func:`dcglab.batch.evaluate` and its command-line option."""
 
 _KEYWORD = re.compile(r"\b(" + "|".join(CLI_OPTIONS) + r")=(?:'([^']*)'|([\w.+-]+))")

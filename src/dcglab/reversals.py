@@ -14,14 +14,16 @@ orderings, never over the :math:`N^2` pairs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .discounts import Discount, DiscountSpec
 from .gains import GainSpec, as_grades, gain_values
-from .measures import check_k, clamp_k, ideal_curve, ndcg_ratio
+from .measures import Grades, check_k, clamp_k, ideal_curve, ndcg_ratio
+
+GainPair = tuple[GainSpec, GainSpec]
+"""The two gains whose nDCG orders a study compares."""
 
 #: Scores are compared as integers round(score * TIE_SCALE): scores equal to twelve
 #: decimals tie (float noise is not a difference). measures.js uses the same rule.
@@ -33,7 +35,7 @@ def tie_keys(scores: np.ndarray) -> np.ndarray:
     return np.floor(np.asarray(scores, dtype=float) * TIE_SCALE + 0.5)
 
 
-def orderings(grades: Sequence[float] | np.ndarray) -> np.ndarray:
+def orderings(grades: Grades) -> np.ndarray:
     """Every distinguishable ordering of a multiset of grades, in lexicographic order.
 
     Returns an array of shape ``(N, n)`` with the multinomial
@@ -120,6 +122,14 @@ def discordant_pairs(a: np.ndarray, b: np.ndarray) -> int:
     return strict_inversions(b[np.lexsort((b, a))])
 
 
+def _ndcg_by_gain(
+    judged: Grades, k: int, gains: GainPair, discount: DiscountSpec
+) -> list[np.ndarray]:
+    """nDCG@k of every distinguishable ordering of ``judged``, once under each gain."""
+    rows = orderings(judged)
+    return [ndcg_of_orderings(rows, k, g, discount) for g in gains]
+
+
 @dataclass(frozen=True)
 class Reversals:
     """Counts of a reversal study (see :func:`count_reversals`)."""
@@ -135,9 +145,9 @@ class Reversals:
 
 
 def count_reversals(
-    judged: Sequence[float] | np.ndarray,
+    judged: Grades,
     k: int,
-    gains: tuple[GainSpec, GainSpec] = ("linear", "exponential"),
+    gains: GainPair = ("linear", "exponential"),
     discount: DiscountSpec = "log2",
 ) -> Reversals:
     """How many pairs of orderings of ``judged`` two gains rank in opposite orders at nDCG@k.
@@ -147,9 +157,8 @@ def count_reversals(
     >>> count_reversals([3, 2, 3, 0, 1, 2], 6)
     Reversals(orderings=180, pairs=16110, reversed=1002)
     """
-    rows = orderings(judged)
-    a, b = (ndcg_of_orderings(rows, k, g, discount) for g in gains)
-    n = len(rows)
+    a, b = _ndcg_by_gain(judged, k, gains, discount)
+    n = len(a)
     return Reversals(n, n * (n - 1) // 2, discordant_pairs(a, b))
 
 
@@ -160,9 +169,9 @@ def _tied_pairs(*columns: np.ndarray) -> int:
 
 
 def comparable_pairs(
-    judged: Sequence[float] | np.ndarray,
+    judged: Grades,
     k: int,
-    gains: tuple[GainSpec, GainSpec] = ("linear", "exponential"),
+    gains: GainPair = ("linear", "exponential"),
     discount: DiscountSpec = "log2",
 ) -> int:
     r"""Pairs of orderings of ``judged`` that neither gain scores as tied at nDCG@k.
@@ -182,7 +191,6 @@ def comparable_pairs(
     >>> comparable_pairs([3, 2, 3, 0, 1, 2], 6) >= count_reversals([3, 2, 3, 0, 1, 2], 6).reversed
     True
     """
-    rows = orderings(judged)
-    a, b = (tie_keys(ndcg_of_orderings(rows, k, g, discount)) for g in gains)
-    n = len(rows)
+    a, b = (tie_keys(s) for s in _ndcg_by_gain(judged, k, gains, discount))
+    n = len(a)
     return n * (n - 1) // 2 - _tied_pairs(a) - _tied_pairs(b) + _tied_pairs(a, b)

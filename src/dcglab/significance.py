@@ -37,7 +37,7 @@ import numpy as np
 from scipy.special import stdtr, stdtrit
 
 from .paired_scores import Scores, paired_differences
-from .studies import holm, randomised_tukey_hsd, t_test_power, topic_set_size
+from .studies import check_resamples, holm, randomised_tukey_hsd, t_test_power, topic_set_size
 
 __all__ = [
     "RandomizationResult",
@@ -218,8 +218,7 @@ def randomization_test(
     (0.2, 0.25, 8, True)
     """
     d = paired_differences(a, b)
-    if not (isinstance(n_resamples, int | np.integer) and n_resamples >= 1):
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    check_resamples(n_resamples)
     n = len(d)
     observed = float(d.mean())
     threshold = abs(observed) - 1e-9 * float(np.abs(d).mean())
@@ -300,9 +299,9 @@ def bootstrap_interval(
     confidence : float, default 0.95
         :math:`c`.
     n_resamples : int, default 10000
-        :math:`B`.
+        :math:`B`, the number of resampled means.
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng`.
+        Seed of :func:`numpy.random.default_rng`, so the interval is reproducible.
 
     Returns
     -------
@@ -310,8 +309,7 @@ def bootstrap_interval(
         Lower and upper end.
     """
     c = _check_confidence(confidence)
-    if not (isinstance(n_resamples, int | np.integer) and n_resamples >= 1):
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    check_resamples(n_resamples)
     d = paired_differences(a, b)
     rng = np.random.default_rng(seed)
     means = d[rng.integers(0, len(d), (n_resamples, len(d)))].mean(axis=-1)

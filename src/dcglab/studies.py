@@ -18,7 +18,27 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import stdtrit
 
-__all__ = ["holm", "randomised_tukey_hsd", "t_test_power", "topic_set_size"]
+__all__ = ["check_resamples", "holm", "randomised_tukey_hsd", "t_test_power", "topic_set_size"]
+
+
+def check_resamples(n_resamples: int) -> int:
+    """Validate a number of random resamples :math:`B`: an integer >= 1.
+
+    Raises
+    ------
+    ValueError
+        If ``n_resamples`` is not an integer >= 1 (a bool or float is refused).
+
+    Examples
+    --------
+    >>> check_resamples(100)
+    100
+    """
+    if isinstance(n_resamples, bool) or not (
+        isinstance(n_resamples, int | np.integer) and n_resamples >= 1
+    ):
+        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    return int(n_resamples)
 
 
 def holm(pvalues: Sequence[float]) -> np.ndarray:
@@ -70,9 +90,9 @@ def randomised_tukey_hsd(
     scores : array of shape (m, n)
         :math:`m \ge 2` systems, :math:`n \ge 2` queries, finite values.
     n_resamples : int, default 10000
-        :math:`B`.
+        :math:`B`, the number of random relabellings.
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng`.
+        Seed of :func:`numpy.random.default_rng`, so the p-values are reproducible.
 
     Returns
     -------
@@ -84,8 +104,7 @@ def randomised_tukey_hsd(
         raise ValueError(f"scores must have shape (systems >= 2, queries >= 2), got {x.shape}")
     if not np.all(np.isfinite(x)):
         raise ValueError("scores must be finite")
-    if not (isinstance(n_resamples, int | np.integer) and n_resamples >= 1):
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    check_resamples(n_resamples)
     m, n = x.shape
     means = x.mean(axis=1)
     observed = np.abs(means[:, None] - means[None, :])

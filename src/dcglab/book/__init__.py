@@ -5,7 +5,8 @@ The library (:mod:`dcglab`) never imports this package; the book imports the lib
 
 * :func:`setup` configures a chapter's kernel (figures without a version stamp).
 * :func:`glue` stores a number for the text with only the digits that are meant, so
-  that a stored output never depends on the CPU that executed the notebook.
+  that a stored output never depends on the CPU that executed the notebook;
+  :func:`dcglab.book.report.show` glues a number and prints it in one call.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ notebook's kernel.
 * :func:`trec_eval_binary` finds the trec_eval 10.0 binary: ``$TREC_EVAL`` if set,
   otherwise it builds the unmodified source in ``../shared/reference/trec_eval-10.0``
   with ``make`` into a temporary folder, once per process.
-* :func:`trec_eval` runs the binary and returns what it printed and its exit status.
+* :func:`trec_eval` runs the binary and returns what it printed and its exit status;
+  :func:`dcglab_cli` runs this package's command line the same way (:func:`on_files`).
 * :func:`in_subprocess` runs a snippet of Python in a separate process.
 
 Run files are written with ``repr`` scores, so that a double reaches trec_eval with
@@ -28,7 +29,9 @@ from typing import Any
 __all__ = [
     "Printed",
     "TrecEvalUnavailable",
+    "dcglab_cli",
     "in_subprocess",
+    "on_files",
     "qrels_text",
     "run_text",
     "trec_eval",
@@ -131,6 +134,24 @@ def run_text(run: Run | Any | str) -> str:
     )
 
 
+def on_files(
+    command: Sequence[str], qrels: Qrels | Any | str, run: Run | Any | str, args: Sequence[str]
+) -> Printed:
+    """Run ``COMMAND ARGS QRELS RUN`` on qrels and a run written to temporary files.
+
+    The files' paths read ``QRELS`` and ``RUN`` in what the command printed on stderr.
+    """
+    with tempfile.TemporaryDirectory(prefix="dcglab-book-") as folder:
+        q, r = Path(folder, "qrels"), Path(folder, "run")
+        q.write_text(qrels_text(qrels), encoding="utf-8")
+        r.write_text(run_text(run), encoding="utf-8")
+        done = subprocess.run(
+            [*command, *args, str(q), str(r)], capture_output=True, text=True, check=False
+        )
+    stderr = done.stderr.replace(str(q), "QRELS").replace(str(r), "RUN")
+    return Printed(done.returncode, done.stdout, stderr)
+
+
 def trec_eval(qrels: Qrels | Any | str, run: Run | Any | str, args: Sequence[str] = ()) -> Printed:
     """Run trec_eval 10.0 as ``trec_eval ARGS QRELS RUN`` and return what it printed.
 
@@ -140,16 +161,20 @@ def trec_eval(qrels: Qrels | Any | str, run: Run | Any | str, args: Sequence[str
     >>> out.status, out.stdout.split()
     (0, ['P_1', 'all', '1.0000'])
     """
-    binary = trec_eval_binary()
-    with tempfile.TemporaryDirectory(prefix="dcglab-book-") as folder:
-        q, r = Path(folder, "qrels"), Path(folder, "run")
-        q.write_text(qrels_text(qrels), encoding="utf-8")
-        r.write_text(run_text(run), encoding="utf-8")
-        done = subprocess.run(
-            [str(binary), *args, str(q), str(r)], capture_output=True, text=True, check=False
-        )
-    stderr = done.stderr.replace(str(q), "QRELS").replace(str(r), "RUN")
-    return Printed(done.returncode, done.stdout, stderr)
+    return on_files([str(trec_eval_binary())], qrels, run, args)
+
+
+def dcglab_cli(qrels: Qrels | Any | str, run: Run | Any | str, args: Sequence[str] = ()) -> Printed:
+    """Run this package's command line as ``python -m dcglab ARGS QRELS RUN``, as
+    :func:`trec_eval` runs trec_eval, and return what it printed.
+
+    Examples
+    --------
+    >>> out = dcglab_cli({"q1": {"a": 1}}, {"q1": {"a": 0.5}}, ["-m", "P.1"])
+    >>> out.status, out.stdout.split()
+    (0, ['P_1', 'all', '1.0000'])
+    """
+    return on_files([sys.executable, "-m", "dcglab"], qrels, run, args)
 
 
 def in_subprocess(code: str, timeout: float = 120) -> Printed:

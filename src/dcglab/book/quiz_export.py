@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from ..cli import OneLineParser
+from ..batch.cli import OneLineParser
 from .explorers.quiz import TOLERANCE, evaluate_expression, load_bank, quiz_names, render
 
 GIFT_SPECIAL = "\\~=#{}:"

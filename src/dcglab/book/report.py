@@ -1,8 +1,19 @@
-"""Fixed-format text for the notebooks, so that stored outputs are reproducible."""
+"""Fixed-format text for the notebooks, so that stored outputs are reproducible.
+
+* :func:`format_table` prints a table with every float to a fixed number of decimals.
+* :func:`show` glues one number for the prose and prints it once.
+* :func:`show_table` prints a table and glues each of its numbers.
+"""
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 import pandas as pd
+
+from . import glue
 
 
 def format_table(df: pd.DataFrame, digits: int = 3) -> str:
@@ -26,6 +37,100 @@ def format_table(df: pd.DataFrame, digits: int = 3) -> str:
         return str(x)
 
     return df.map(cell).to_string(index=False)
+
+
+def shown(value: Any, digits: int = 3) -> str:
+    """``value`` as the text prints it: an integer with its thousands grouped, a real
+    number to ``digits`` decimals.
+
+    ``-0.0`` prints as ``0.000``: a sign the value does not carry is not shown.
+
+    Examples
+    --------
+    >>> shown(0.87105), shown(4.0, 0), shown(7), shown(315000), shown(-0.0), shown("A")
+    ('0.871', '4', '7', '315,000', '0.000', 'A')
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}"
+    return f"{float(value) + 0.0:.{digits}f}"
+
+
+def show(name: str, value: Any, label: str | None = None, digits: int = 3) -> None:
+    """Glue ``value`` under ``name`` (:func:`dcglab.book.glue`) and print it once.
+
+    The printed line is ``label = value``, the value as :func:`shown` writes it
+    (``label`` defaults to ``name``), so that the number the prose quotes and the
+    number a reader of the notebook sees come from one call. The glued value keeps
+    12 significant digits (:func:`dcglab.book.meant`); ``digits`` only sets what is
+    printed, so the stored output does not depend on the CPU.
+
+    Parameters
+    ----------
+    name
+        The glue name the prose cites as ``{glue:text}`name:.3f```.
+    value
+        The number.
+    label
+        What the printed line calls the number.
+    digits
+        Decimals printed for a real number.
+
+    Examples
+    --------
+    >>> show("ch3_drill_ndcg6", 0.8674917, "drill: nDCG@6")
+    drill: nDCG@6 = 0.867
+    >>> show("ch1_sol_cg3", 4.0, digits=0)
+    ch1_sol_cg3 = 4
+    """
+    glue(name, value)
+    print(f"{name if label is None else label} = {shown(value, digits)}")
+
+
+def show_all(items: Iterable[tuple[str, str, Any]], digits: int = 3) -> None:
+    """Glue several numbers and print them on one line, as :func:`show` does one.
+
+    ``items`` holds ``(name, label, value)`` triples; the line is ``label = value``
+    for each, separated by commas.
+
+    Examples
+    --------
+    >>> show_all([("ch7_sol_a_zero", "zero: A", 0.5), ("ch7_sol_b_zero", "B", 0.7)])
+    zero: A = 0.500, B = 0.700
+    """
+    items = list(items)
+    for name, _, value in items:
+        glue(name, value)
+    print(", ".join(f"{label} = {shown(value, digits)}" for _, label, value in items))
+
+
+def show_table(
+    table: pd.DataFrame,
+    name: str,
+    key: str,
+    digits: int = 3,
+    columns: Mapping[str, str] | None = None,
+) -> None:
+    """Print ``table`` (:func:`format_table`) and glue each of its numbers.
+
+    The number in column ``c`` of the row whose ``key`` column holds ``r`` is
+    glued under ``name.format(column=columns[c], row=r)``; ``columns`` defaults
+    to the column's name in lower case. The ``key`` column itself is not glued.
+
+    Examples
+    --------
+    >>> show_table(pd.DataFrame({"k": [1, 2], "nDCG": [1.0, 0.87105]}), "ndcg{row}_{column}", "k")
+    k  nDCG
+    1 1.000
+    2 0.871
+    """
+    columns = columns or {}
+    for index, row in zip(table.index, table[key], strict=True):
+        for column in table.columns.drop(key):
+            short = columns.get(column, str(column).lower())
+            glue(name.format(column=short, row=row), table.at[index, column])
+    print(format_table(table, digits))
 
 
 def same_to(value: float, published: float, digits: int = 3) -> str:

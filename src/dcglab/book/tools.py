@@ -4,10 +4,11 @@ Every sentence of the book about what another tool does is backed by a cell that
 calls one of these functions, and the tests call the same functions, so that the
 book and its checks make each peer-library call in one place.
 
-* :func:`trec_eval`, :func:`trec_eval_binary` and :func:`in_subprocess` run a
-  command in its own process (:mod:`dcglab.book.commands`, re-exported here).
-* :func:`pytrec_eval`, :func:`ir_measures`, :func:`ranx` and :func:`sklearn_ndcg`
-  call the peer libraries under their own conventions.
+* :func:`trec_eval`, :func:`trec_eval_binary`, :func:`dcglab_cli` and
+  :func:`in_subprocess` run a command in its own process (:mod:`dcglab.book.commands`,
+  re-exported here).
+* :func:`pytrec_eval`, :func:`ir_measures`, :func:`ranx`, :func:`sklearn_ndcg` and
+  :func:`sklearn_dcg` call the peer libraries under their own conventions.
 * :func:`version` names the installed version of a peer library.
 * :func:`convention_table` runs every tool on the probes of the conventions table.
 
@@ -27,6 +28,7 @@ from .commands import (
     Qrels,
     Run,
     TrecEvalUnavailable,
+    dcglab_cli,
     in_subprocess,
     qrels_text,
     run_text,
@@ -37,6 +39,7 @@ from .commands import (
 __all__ = [
     "Printed",
     "TrecEvalUnavailable",
+    "dcglab_cli",
     "in_subprocess",
     "ir_measures",
     "pytrec_eval",
@@ -45,6 +48,7 @@ __all__ = [
     "ranx_frames",
     "ranx_of_grades",
     "run_text",
+    "sklearn_dcg",
     "sklearn_ndcg",
     "trec_eval",
     "trec_eval_binary",
@@ -126,10 +130,23 @@ def sklearn_ndcg(grades: Sequence[float], scores: Sequence[float], k: int | None
     scikit-learn refuses a list of one document (``ValueError``); that refusal is
     passed on unchanged, so that a cell can show it.
     """
-    import numpy as np
     from sklearn.metrics import ndcg_score
 
-    return float(ndcg_score(np.asarray([grades]), np.asarray([scores]), k=k))
+    return one_query(ndcg_score, grades, scores, k)
+
+
+def sklearn_dcg(grades: Sequence[float], scores: Sequence[float], k: int | None = None) -> float:
+    """scikit-learn's ``dcg_score`` of one query (linear gain, 1/log2(i+1), ties averaged)."""
+    from sklearn.metrics import dcg_score
+
+    return one_query(dcg_score, grades, scores, k)
+
+
+def one_query(score: Any, grades: Sequence[float], scores: Sequence[float], k: int | None) -> float:
+    """``score`` (a scikit-learn ranking metric) of one query given as its grades and scores."""
+    import numpy as np
+
+    return float(score(np.asarray([grades]), np.asarray([scores]), k=k))
 
 
 def version(distribution: str) -> str:
@@ -216,72 +233,17 @@ class Probe:
     readings: Mapping[float, str]
 
 
-PROBES = (
-    Probe(
-        "ideal (1 of 2 relevant documents retrieved)",
-        {"q1": {"a": 1, "b": 1}},
-        {"q1": {"a": 1.0, "z": 0.5}},
-        2,
-        "q1",
-        {0.6131: "all judged documents", 1.0: "retrieved documents only"},
-    ),
-    Probe(
-        "equal scores, grades 0 (a) and 2 (b)",
-        {"q1": {"a": 0, "b": 2}},
-        {"q1": {"a": 0.5, "b": 0.5}},
-        1,
-        "q1",
-        {1.0: "b first (docno descending)", 0.0: "a first (input order)", 0.5: "gains averaged"},
-    ),
-    Probe(
-        "equal scores, b listed first",
-        {"q1": {"a": 0, "b": 2}},
-        {"q1": {"b": 0.5, "a": 0.5}},
-        1,
-        "q1",
-        {1.0: "b first", 0.0: "a first (docno ascending)", 0.5: "gains averaged"},
-    ),
-    Probe(
-        "scores 0.7000000001 (a, grade 0) and 0.7 (b, grade 2)",
-        {"q1": {"a": 0, "b": 2}},
-        {"q1": {"a": 0.7000000001, "b": 0.7}},
-        1,
-        "q1",
-        {0.0: "double: a first", 1.0: "float32 tie: b first", 0.5: "float32 tie, averaged"},
-    ),
-    Probe(
-        "query with nothing relevant (IDCG = 0)",
-        {"q1": {"a": 1}, "q2": {"b": 0}},
-        {"q1": {"a": 1.0, "z": 0.5}, "q2": {"b": 1.0, "y": 0.5}},
-        2,
-        "q2",
-        {0.0: "scored 0", 1.0: "scored 1"},
-    ),
-    Probe(
-        "unjudged document n above relevant a",
-        {"q1": {"a": 1, "z": 0}},
-        {"q1": {"n": 1.0, "a": 0.5}},
-        2,
-        "q1",
-        {0.6309: "gain 0", 1.0: "dropped (condensed list)"},
-    ),
-    Probe(
-        "judged query q2 missing from the run",
-        {"q1": {"a": 1}, "q2": {"b": 1}},
-        {"q1": {"a": 1.0, "z": 0.5}},
-        2,
-        "q2",
-        {0.0: "scored 0"},
-    ),
-    Probe(
-        "a list of one document",
-        {"q1": {"a": 1}},
-        {"q1": {"a": 1.0}},
-        1,
-        "q1",
-        {1.0: "scored (1)"},
-    ),
-)
+def load_probes() -> tuple[Probe, ...]:
+    """The probes of :func:`convention_table`, from ``probes.yaml`` next to this module."""
+    from importlib.resources import files
+
+    import yaml
+
+    rows = yaml.safe_load(files(__package__).joinpath("probes.yaml").read_text(encoding="utf-8"))
+    return tuple(Probe(**row) for row in rows)
+
+
+PROBES = load_probes()
 """The probes of :func:`convention_table`, one row each."""
 
 

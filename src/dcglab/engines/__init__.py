@@ -3,7 +3,7 @@ r"""nDCG where the data lives: the batch evaluation run by DuckDB or Spark.
 One SQL query (:func:`dcglab.engines.sql.evaluation_sql`) does the ranking,
 trec_eval's ``-M`` and ``-J``, the join with the qrels and the sums, added in
 trec_eval's order; the engine runs it next to the data and returns one row per
-query. The gains come from :func:`dcglab.preparation.level_gains`, the discounts
+query. The gains come from :func:`dcglab.batch.levels.level_gains`, the discounts
 from :mod:`dcglab.discounts` (:func:`dcglab.engines.sql.discount_rows`) and the
 division with its IDCG = 0 policy from :func:`dcglab.measures.ndcg_ratio`, so
 every formula stays in one place, and the printed values equal those of
@@ -12,7 +12,7 @@ every formula stays in one place, and the printed values equal those of
 Each engine is an adapter (:class:`dcglab.engines.adapter.Adapter`):
 :class:`~dcglab.engines.duckdb_adapter.DuckDBAdapter` and
 :class:`~dcglab.engines.spark_adapter.SparkAdapter`. Text files and DataFrames
-are read by :mod:`dcglab.trec`, the default path's reader, so every path accepts
+are read by :mod:`dcglab.batch.reader`, the default path's reader, so every path accepts
 and refuses the same input.
 
 Examples
@@ -33,29 +33,18 @@ import os
 import uuid
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 import numpy as np
 import pandas as pd
 import polars as pl
 
-from ..batch import check_conventions
-from ..discounts import DiscountSpec
+from ..batch.levels import level_gains
+from ..batch.result import BatchResult
+from ..batch.scoring import measure_list
 from ..gains import GainSpec
-from ..measures import ZeroPolicy, ndcg_ratio
-from ..options import (
-    BatchIdeal,
-    FractionalGrades,
-    Missing,
-    NegativeGrades,
-    ScorePrecision,
-    Ties,
-    check_max_docs,
-    check_option,
-    check_options,
-)
-from ..preparation import level_gains
-from ..result import BatchResult
+from ..measures import ndcg_ratio
+from ..options import ConventionKeywords, Conventions, check_option
 from .adapter import Adapter, EngineError, Opened, check_rows, open_view, projected
 from .duckdb_adapter import DuckDBAdapter
 from .spark_adapter import SparkAdapter, import_spark, local_spark
@@ -82,7 +71,7 @@ __all__ = [
 
 def gains_of(grades: np.ndarray, gain: GainSpec, negative_grades: str = "gain") -> np.ndarray:
     """The gain of each distinct grade, as the batch evaluator computes it
-    (:func:`dcglab.preparation.level_gains`, without its trailing entry for unjudged
+    (:func:`dcglab.batch.levels.level_gains`, without its trailing entry for unjudged
     documents): with ``negative_grades="unjudged"`` a negative grade gains 0, and a
     gain that is not a finite number is an error naming the grade."""
     return level_gains(np.asarray(grades, dtype=float), gain, negative_grades)[:-1]
@@ -105,19 +94,21 @@ def _grades(db: Adapter, qv: Opened, rv: Opened, qrels: str, run: str, every: bo
     return np.sort(np.array([g for (g,) in rows], dtype=float))
 
 
-def _gains_table(grades: np.ndarray, origin: str, gain, negative: str, fractional: str) -> str:
+def _gains_table(grades: np.ndarray, origin: str, c: Conventions) -> str:
     """The ``gains(grade, gain, pooled)`` table of the qrels' grades, as SQL.
 
-    With ``fractional="truncate"`` each grade counts as its integer part, as
-    trec_eval reads it (C's ``atol``). ``pooled`` is whether a document with the
-    grade counts as judged for ``-J``: with ``negative="unjudged"`` a negative
+    With ``fractional_grades="truncate"`` each grade counts as its integer part,
+    as trec_eval reads it (C's ``atol``). ``pooled`` is whether a document with
+    the grade counts as judged for ``-J``: with ``negative_grades="unjudged"`` a negative
     grade is in the pool but not judged (trec_eval 10.0's ``RELVALUE_UNJUDGED``,
     ``form_res_rels.c``).
     """
-    read = np.trunc(grades) + 0.0 if fractional == "truncate" else grades  # + 0.0: no -0
-    pooled = read >= 0 if negative == "unjudged" else np.ones(len(read), dtype=bool)
+    truncate = c.fractional_grades == "truncate"
+    read = np.trunc(grades) + 0.0 if truncate else grades  # + 0.0: no -0
+    unjudged = c.negative_grades == "unjudged"
+    pooled = read >= 0 if unjudged else np.ones(len(read), dtype=bool)
     try:
-        gains = gains_of(read, gain, negative)
+        gains = gains_of(read, c.gain, c.negative_grades)
     except ValueError as exc:
         raise ValueError(f"{origin}: {exc}") from None
     return f"({gains_sql(grades, gains, pooled)})"
@@ -174,21 +165,12 @@ def evaluate(
     measures: Sequence[str] = ("ndcg_cut.10",),
     *,
     engine: Engine = "duckdb",
-    gain: GainSpec = "linear",
-    discount: DiscountSpec = "log2",
-    ideal: BatchIdeal = "judged",
-    ties: Ties = "trec",
-    zero_idcg: ZeroPolicy = "error",
-    missing: Missing = "ignore",
-    negative_grades: NegativeGrades = "gain",
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    score_precision: ScorePrecision = "double",
-    fractional_grades: FractionalGrades = "keep",
     connection: Any = None,
     spark: Any = None,
     config: dict | None = None,
     check: bool = True,
+    conventions: Conventions | None = None,
+    **options: Unpack[ConventionKeywords],
 ) -> BatchResult:
     r"""nDCG of every query, computed by a SQL engine where the data is.
 
@@ -204,21 +186,11 @@ def evaluate(
         DuckDB relation (``engine="duckdb"``) or a Spark DataFrame
         (``engine="spark"``). Columns: ``qid, docno, grade`` (or ``relevance``)
         and ``qid, docno, score``. Text files and DataFrames are read by
-        :func:`dcglab.trec.read_table`, as on the default path.
+        :func:`dcglab.batch.reader.read_table`, as on the default path.
     measures : sequence of str
         ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``,
         ``dcg_cut.K``; any other measure is an error naming the engine.
     engine : {"duckdb", "spark"}, default ``"duckdb"``
-    gain, discount, ideal, ties, zero_idcg, missing, negative_grades, max_docs, judged_only
-        As in :func:`dcglab.batch.evaluate` (trec_eval's ``-c``, ``-M``, ``-J``):
-        ``max_docs`` cuts each ranking first, then ``judged_only`` drops the
-        documents that are not judged, as trec_eval 10.0 does.
-    score_precision : {"double", "float32"}, default ``"double"``
-        Scores compared as doubles (trec_eval 10.0) or rounded to float32 first
-        (trec_eval 9.x, pytrec_eval, ir_measures).
-    fractional_grades : {"keep", "truncate"}, default ``"keep"``
-        Grades used as they are, or truncated toward zero as trec_eval reads
-        them (2.5 is 2, -0.5 is 0).
     connection : duckdb.DuckDBPyConnection, optional
         DuckDB connection to use; by default a new in-memory one (or the
         relations' own connection).
@@ -232,6 +204,12 @@ def evaluate(
         For Parquet and the engine's own tables: reject missing ids, non-finite
         values and repeated (qid, docno) pairs, as the reader does for text;
         this costs one more pass over the run.
+    conventions, **options
+        As in :func:`dcglab.batch.evaluate`, checked by the same table
+        (:data:`dcglab.options.OPTIONS`): ``max_docs`` cuts each ranking
+        first, then ``judged_only`` drops the documents that are not judged,
+        as trec_eval 10.0 does. ``relevance_level`` concerns the binary
+        measures only, which the engines refuse.
 
     Returns
     -------
@@ -245,21 +223,15 @@ def evaluate(
         when the engine is missing or the engine rejects the input.
     """
     check_option("engine", engine, ENGINES)
-    check_conventions(measures, discount, ideal, ties, zero_idcg)
-    sum_columns(measures, ideal, engine)  # a measure the engines lack, before any data
-    check_options(
-        missing=missing,
-        negative_grades=negative_grades,
-        score_precision=score_precision,
-        fractional_grades=fractional_grades,
-    )
-    max_docs = check_max_docs(max_docs)
+    c = Conventions.of(conventions, **options)
+    measure_list(measures, c)
+    sum_columns(measures, c.ideal, engine)  # a measure the engines lack, before any data
     db = ADAPTERS[engine](connection=connection, spark=spark, config=config)
     try:
         qv, rv, q, r = _tables(db, qrels, run, check)
-        if missing == "error":
+        if c.missing == "error":
             _refuse_missing(db, qv, rv, q, r)
-        grades = _grades(db, qv, rv, q, r, missing == "zero")
+        grades = _grades(db, qv, rv, q, r, c.missing == "zero")
         if len(grades) == 0:
             raise ValueError(
                 f"no query is in both the qrels ({qv.origin}) and the run ({rv.origin})"
@@ -267,26 +239,18 @@ def evaluate(
         text = evaluation_sql(
             measures,
             dialect=db.dialect,
-            ideal=ideal,
-            ties=ties,
-            missing=missing,
-            max_docs=max_docs,
-            judged_only=judged_only,
-            score_precision=score_precision,
+            conventions=c,
             run=r,
             qrels=q,
-            gains=_gains_table(grades, qv.origin, gain, negative_grades, fractional_grades),
+            gains=_gains_table(grades, qv.origin, c),
             discounts=_discounts_table(
-                db,
-                discount,
-                depths(measures, ideal, ties, max_docs),
-                lambda: _longest(db, qv, rv, q, r),
+                db, c.discount, depths(measures, c), lambda: _longest(db, qv, rv, q, r)
             ),
         )
         rows = db.sql(text)
     finally:
         db.close()
-    return _result(rows, measures, ideal, zero_idcg, engine)
+    return _result(rows, measures, c, engine)
 
 
 def _tables(db: Any, qrels: Any, run: Any, check: bool) -> tuple:
@@ -302,9 +266,9 @@ def _tables(db: Any, qrels: Any, run: Any, check: bool) -> tuple:
     return qv, rv, q, r
 
 
-def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy, engine: str):
+def _result(rows: list[tuple], measures, c: Conventions, engine: str) -> BatchResult:
     """Per-query sums from the engine to nDCG values, through :func:`ndcg_ratio`."""
-    cols = sum_columns(measures, ideal, engine)
+    cols = sum_columns(measures, c.ideal, engine)
     dcg_cols = sorted({d for _, d, _ in cols})
     idcg_cols = sorted({i for _, _, i in cols if i is not None})
     frame = pd.DataFrame.from_records(rows, columns=["qid", *dcg_cols, *idcg_cols])
@@ -319,7 +283,7 @@ def _result(rows: list[tuple], measures, ideal: str, zero_idcg: ZeroPolicy, engi
             out[name] = dcg
         elif name not in out:
             idcg = frame[i].to_numpy(dtype=float)
-            out[name] = ndcg_ratio(dcg, idcg, zero_idcg, queries=qids, measure=name)
+            out[name] = ndcg_ratio(dcg, idcg, c.zero_idcg, queries=qids, measure=name)
     return BatchResult(qids, out, {m.name: m for m in dcg_measures(measures, engine)})
 
 
@@ -337,46 +301,20 @@ def evaluate_files(
     measures: Sequence[str],
     *,
     engine: Engine,
-    gain: GainSpec = "linear",
-    discount: DiscountSpec = "log2",
-    ideal: BatchIdeal = "judged",
-    ties: Ties = "trec",
-    zero_idcg: ZeroPolicy = "zero",
-    missing: Missing = "ignore",
-    negative_grades: NegativeGrades = "gain",
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    score_precision: ScorePrecision = "double",
-    fractional_grades: FractionalGrades = "keep",
+    conventions: Conventions | None = None,
+    **options: Unpack[ConventionKeywords],
 ) -> BatchResult:
     """The command line's entry point: :func:`evaluate` on two paths.
 
-    It takes the keyword arguments of :func:`dcglab.batch.evaluate` but
-    ``relevance_level`` (``-l``), which only concerns the binary measures, which
-    the engines refuse.
-
     DuckDB gets a new in-memory connection with its default settings; Spark
-    gets the active session or a quiet ``local[*]`` one (:func:`local_spark`). Every failure,
-    including a missing engine, is a ``ValueError`` with a one-line message.
+    gets the active session or a quiet ``local[*]`` one (:func:`local_spark`),
+    started only once the engine, the conventions and the measures are
+    checked. Every failure, including a missing engine, is a ``ValueError``
+    with a one-line message.
     """
     check_option("engine", engine, ENGINES)
-    check_conventions(measures, discount, ideal, ties, zero_idcg)
-    sum_columns(measures, ideal, engine)  # refuse a measure before Spark starts
-    return evaluate(
-        qrels,
-        run,
-        measures,
-        engine=engine,
-        gain=gain,
-        discount=discount,
-        ideal=ideal,
-        ties=ties,
-        zero_idcg=zero_idcg,
-        missing=missing,
-        negative_grades=negative_grades,
-        max_docs=max_docs,
-        judged_only=judged_only,
-        score_precision=score_precision,
-        fractional_grades=fractional_grades,
-        spark=_cli_spark() if engine == "spark" else None,
-    )
+    c = Conventions.of(conventions, **options)
+    measure_list(measures, c)
+    sum_columns(measures, c.ideal, engine)  # refuse a measure before Spark starts
+    spark = _cli_spark() if engine == "spark" else None
+    return evaluate(qrels, run, measures, engine=engine, spark=spark, conventions=c)

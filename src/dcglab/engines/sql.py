@@ -29,7 +29,7 @@ order (``form_res_rels.c``):
 
 The discount of each rank is a table (:func:`discount_rows`) computed by
 :mod:`dcglab.discounts` in Python, and the gains table by
-:func:`dcglab.preparation.level_gains`, so there is no gain or discount formula in
+:func:`dcglab.batch.levels.level_gains`, so there is no gain or discount formula in
 SQL. Sums are added left to right in rank order, because a different order can
 change the last bit of a double and so, near a rounding boundary, a printed
 decimal. The division with its IDCG = 0 policy is done by
@@ -42,11 +42,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Unpack
 
 from ..discounts import Discount, DiscountSpec
 from ..measure_families import FAMILIES
 from ..measure_names import Measure, measure_specs
-from ..options import ideal_name
+from ..options import ConventionKeywords, Conventions, ideal_name
 
 SCORE_TYPES = {"double": "DOUBLE", "float32": "FLOAT"}
 """The SQL type in which each ``score_precision`` compares scores."""
@@ -196,9 +197,7 @@ def sum_columns(
     return out
 
 
-def depths(
-    measures: Sequence[str], ideal: str, ties: str, max_docs: int | None
-) -> tuple[int | None, int | None]:
+def depths(measures: Sequence[str], c: Conventions) -> tuple[int | None, int | None]:
     """How many ranks the system's list and the ideal need (``None``: all).
 
     Only the top max(K) ranks matter, unless a measure has no cutoff, the ideal
@@ -207,18 +206,17 @@ def depths(
 
     Examples
     --------
-    >>> depths(["ndcg_cut.5,10"], "judged", "trec", 7)
+    >>> depths(["ndcg_cut.5,10"], Conventions(max_docs=7))
     (7, 10)
-    >>> depths(["ndcg"], "judged", "trec", None)
+    >>> depths(["ndcg"], Conventions())
     (None, None)
     """
     cuts = [m.k for m in measure_specs(measures)]
-    name = ideal_name(ideal)
     top = None if None in cuts else max(cuts)
-    system = None if name == "retrieved" or ties == "average" else top
-    if max_docs is not None:
-        system = max_docs if system is None else min(system, max_docs)
-    return system, (None if name == "judged-uncut" else top)
+    system = None if c.ideal == "retrieved" or c.ties == "average" else top
+    if c.max_docs is not None:
+        system = c.max_docs if system is None else min(system, c.max_docs)
+    return system, (None if c.ideal == "judged-uncut" else top)
 
 
 def _sums(dialect: Dialect, columns: Iterable[str], prefix: str) -> str:
@@ -268,16 +266,12 @@ def evaluation_sql(
     measures: Sequence[str] = ("ndcg_cut.10",),
     *,
     dialect: Dialect = DUCKDB,
-    ideal: str = "judged",
-    ties: str = "trec",
-    missing: str = "ignore",
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    score_precision: str = "double",
     run: str = "run",
     qrels: str = "qrels",
     gains: str = "gains",
     discounts: str = "discounts",
+    conventions: Conventions | None = None,
+    **options: Unpack[ConventionKeywords],
 ) -> str:
     """The whole evaluation as one SQL query (see the module docstring).
 
@@ -287,25 +281,19 @@ def evaluation_sql(
         As in :func:`dcglab.batch.evaluate`: ``ndcg``, ``ndcg_cut.K``, ``dcg``...
     dialect : Dialect, default :data:`DUCKDB`
         The engine's spelling of an ordered sum (:data:`DUCKDB`, :data:`SPARK`).
-    ideal : {"judged", "judged-uncut", "retrieved"}
-        Where IDCG comes from, as in :func:`dcglab.batch.evaluate` (which
-        also accepts the older names ``"qrels-cut"`` and ``"qrels"``).
-    ties : {"trec", "average"}
-        ``"trec"``: score descending, then docno descending.
-        ``"average"``: each document gets the mean gain of the documents with
-        the same score, as the batch evaluator does (scikit-learn's rule).
-    missing : {"ignore", "zero", "error"}
-        ``"zero"`` also evaluates qrels queries absent from the run (``-c``);
-        the caller refuses them for ``"error"``.
-    max_docs : int, optional
-        Keep each query's top ``max_docs`` ranked documents (trec_eval ``-M``).
-    judged_only : bool, default False
-        Then drop the documents that are not judged (trec_eval ``-J``): those
-        absent from the qrels and those whose grade's ``pooled`` is false.
-    score_precision : {"double", "float32"}, default ``"double"``
-        The type in which scores are compared (:data:`SCORE_TYPES`).
     run, qrels, gains, discounts : str
         Names of the tables (or views) to read.
+    conventions, **options
+        As in :func:`dcglab.batch.evaluate` (:class:`dcglab.options.Conventions`).
+        The query applies ``ideal``, ``ties`` (``"trec"``: score descending,
+        then docno descending; ``"average"``: each document gets the mean gain
+        of the documents with the same score), ``missing`` (``"zero"`` also
+        evaluates qrels queries absent from the run, ``-c``; the caller
+        refuses them for ``"error"``), ``max_docs`` (each query's top
+        ``max_docs`` ranked documents, ``-M``), then ``judged_only`` (drop the
+        documents absent from the qrels and those whose grade's ``pooled`` is
+        false, ``-J``) and ``score_precision`` (:data:`SCORE_TYPES`); the gains
+        and discounts tables carry the others.
 
     Returns
     -------
@@ -313,13 +301,14 @@ def evaluation_sql(
         A ``SELECT`` with columns ``qid`` and the ``dcg_*`` / ``idcg_*`` sums
         named by :func:`sum_columns`, one row per evaluated query.
     """
-    name = ideal_name(ideal)
+    c = Conventions.of(conventions, **options)
+    name, ties = c.ideal, c.ties
     cols = sum_columns(measures, name, dialect.name)
     dcg_cols = sorted({d for _, d, _ in cols})
     idcg_cols = sorted({i for _, _, i in cols if i is not None})
-    depth, ideal_depth = depths(measures, name, ties, max_docs)
-    score = SCORE_TYPES[score_precision]
-    in_run = "" if missing == "zero" else "\n  WHERE qid IN (SELECT qid FROM run_rows)"
+    depth, ideal_depth = depths(measures, c)
+    score = SCORE_TYPES[c.score_precision]
+    in_run = "" if c.missing == "zero" else "\n  WHERE qid IN (SELECT qid FROM run_rows)"
     idcg_select = "".join(f",\n       COALESCE(i.{c}, 0.0) AS {c}" for c in idcg_cols)
     ideal_ctes = ideal_join = ""
     if idcg_cols:
@@ -352,7 +341,7 @@ judged AS (  -- each judged document's gain, and whether -J keeps it
   FROM {qrels} AS r JOIN {gains} AS g ON CAST(r.grade AS DOUBLE) = g.grade),
 queries AS (  -- evaluated: queries with judgments (and, without -c, a ranking)
   SELECT DISTINCT qid FROM judged{in_run}),
-{_ranking(ties, max_docs, judged_only, depth)},
+{_ranking(ties, c.max_docs, c.judged_only, depth)},
 system AS (  -- DCG at each cutoff: gain times discount, added in rank order
   SELECT t.qid,
          {_sums(dialect, dcg_cols, "dcg")}

@@ -1,6 +1,6 @@
 """Common machinery of the explorers: an anywidget whose front end is bundled from
-``measures.js`` (the JS twin of the formulas), ``ui.js`` (controls and charts) and the
-explorer's own file.
+the JS twin of the formulas (:data:`TWIN`), the shared interface code (:data:`UI`:
+controls, the rank strip, mounting, charts) and the explorer's own files.
 
 Each explorer names its parameters (traits synced with the browser) and implements
 :meth:`Explorer.compute` with :mod:`dcglab`. The browser tests move the sliders on
@@ -31,9 +31,20 @@ def asset(name: str) -> str:
     return files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def bundle(entry: str) -> str:
-    """One ES module: the JS twin, the shared UI code, then the explorer's file."""
-    return "\n".join(asset(n) for n in ("measures.js", "ui.js", entry))
+TWIN = ("measures.js", "reversals.js")
+"""The JS twin of the formulas, in the order they are concatenated."""
+UI = ("ui.js", "ui_strip.js", "ui_mount.js", "ui_charts.js")
+"""The interface code every explorer shares, in the order it is concatenated."""
+
+
+def twin_script() -> str:
+    """The JS twin of the formulas as one script (what tests/test_js_twin.py evaluates)."""
+    return "\n".join(asset(n) for n in TWIN)
+
+
+def bundle(*entries: str) -> str:
+    """One ES module: the JS twin, the shared UI code, then the explorer's own files."""
+    return "\n".join(asset(n) for n in (*TWIN, *UI, *entries))
 
 
 class Explorer(anywidget.AnyWidget):

@@ -13,7 +13,7 @@ import numpy as np
 import traitlets as t
 
 from ...significance import effect_size, paired_t_test, randomization_test
-from .base import Explorer, asset
+from .base import Explorer, bundle
 
 #: Per-query differences (system A minus system B, in hundredths of nDCG) of the example:
 #: A is ahead on six of eight queries, by small margins, and behind on two.
@@ -27,7 +27,7 @@ class PairedTestExplorer(Explorer):
 
     name = "paired_test"
     params = ("deltas", "n")
-    _esm = "\n".join(asset(f) for f in ("measures.js", "ui.js", "paired.js", "comparing.js"))
+    _esm = bundle("paired.js", "comparing.js")
     deltas = t.List(t.Int(), default_value=list(DELTAS)).tag(sync=True)
     n = t.Int(len(DELTAS)).tag(sync=True)
 

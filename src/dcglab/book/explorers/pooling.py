@@ -8,7 +8,7 @@ documents; the explorer shows every run's nDCG@k on the pool against its value w
 complete judgments, Kendall's tau between the two orders and Judged@k.
 
 Its JavaScript twin of the pooling arithmetic is ``pool_twin.js``, locked to
-:mod:`dcglab.pooling`, :func:`dcglab.ndcg` and :mod:`dcglab.binary` by
+:mod:`dcglab.pooling`, :func:`dcglab.ndcg` and :mod:`dcglab.batch.binary` by
 ``tests/test_pool_explorer.py``.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ...binary import Ranking, binary_measure
+from ...batch.binary import Ranking, binary_measure
 from ...measures import ndcg
 from ...pooling import Judgments, kendall_tau, pool
-from .base import Explorer, asset
+from .base import Explorer, bundle
 
 RULES = ("zero", "condensed")
 """Rules for unjudged documents: scored as grade 0, or removed (condensed list)."""
@@ -134,7 +134,7 @@ class PoolExplorer(Explorer):
 
     name = "pool"
     params = ("data", "depth", "contributors", "rule")
-    _esm = "\n".join(asset(f) for f in ("measures.js", "ui.js", "pool_twin.js", "pool.js"))
+    _esm = bundle("pool_twin.js", "pool.js")
     data = t.Dict().tag(sync=True)
     depth = t.Int(10).tag(sync=True)
     contributors = t.Int(3).tag(sync=True)

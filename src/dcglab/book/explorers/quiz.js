@@ -7,7 +7,7 @@
 // set) comes from the question banks (dcglab/book/quizzes/*.yaml) through Python in the
 // "content" trait; the reader's answers stay in the page and are not model state.
 //
-// It follows the explorers' test protocol (see ui.js) without ui.js's mount(): a root
+// It follows the explorers' test protocol (see ui.js) without ui_mount.js's mount(): a root
 // .dcglab-explorer[data-explorer=quiz] with data-state {quiz, variant} and data-result
 // {q1: answer, ...}; one control (the number-set slider, data-param="variant"); a Reset
 // button; one polite live region (.dcglab-readouts). Everything is inside one function so
@@ -186,7 +186,7 @@ const quizExplorer = (() => {
       link.append(el("a", { href }, q.link.text), ".");
       form.append(link);
       // The question's numbers in the chapter's explorer: the state rides in the URL hash
-      // (ui.js's stateFromHash reads #dcglab.<explorer>=<JSON>).
+      // (ui_mount.js's stateFromHash reads #dcglab.<explorer>=<JSON>).
       if (x.explore) {
         const load = el("p", { class: "dcglab-quiz-link dcglab-quiz-explore" });
         load.append(el("a", { href: `${x.explore.doc}${ext}#${x.explore.hash}`,

@@ -75,7 +75,7 @@ def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
 
 
 def link_hash(explore: dict[str, Any]) -> str:
-    """The URL hash that loads a state into a chapter's explorer (ui.js's stateFromHash):
+    """The URL hash that loads a state into a chapter's explorer (ui_mount.js's stateFromHash):
     ``dcglab.<name>=<urlencoded JSON>``."""
     text = json.dumps(explore["state"], separators=(",", ":"))
     return f"dcglab.{explore['name']}={quote(text, safe='')}"

@@ -1,0 +1,84 @@
+"""Grades to gains: each distinct qrels grade's gain, as every path computes it.
+
+:func:`level_gains` is the one lookup from grade levels to gains (the default
+path's :func:`dcglab.batch.prepare` and the engines' gains table both use it);
+:func:`complete_gains` completes trec_eval's partial per-measure table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..gains import GainError, GainSpec, gain_values
+from .reader import Table, locate
+
+__all__ = ["complete_gains", "gain_table", "level_gains"]
+
+
+def level_gains(
+    levels: np.ndarray,
+    gain: GainSpec,
+    negative_grades: str,
+) -> np.ndarray:
+    """Gain of each grade level, then 0 for unjudged documents (one more entry).
+
+    A partial table (trec_eval's ``ndcg.1=3,2=9``) is completed with each
+    unlisted grade as its own gain before :func:`dcglab.gains.gain_values` maps
+    the grades. With ``negative_grades="unjudged"`` a negative grade has gain 0.
+    Raises ``ValueError`` naming the gain and the grade when a gain is not a
+    finite number.
+    """
+    out = np.zeros(len(levels) + 1)
+    use = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    if not use.any():
+        return out
+    grades = levels[use]
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+            out[: len(levels)][use] = gain_values(grades, gain)
+    except GainError:
+        raise  # it names the gain and the grade already
+    except (ValueError, TypeError, OverflowError) as exc:
+        hint = (
+            "; negative_grades='unjudged' reads negative grades as trec_eval does "
+            "(in the pool, unjudged: gain 0)"
+            if (grades < 0).any()
+            else ""
+        )
+        raise ValueError(f"gain={gain!r}: {exc} (qrels grades {grades.tolist()}){hint}") from None
+    bad = np.flatnonzero(~np.isfinite(out))
+    if len(bad):
+        grade = float(levels[int(bad[0])])
+        raise GainError(
+            f"gain={gain!r}: grade {grade:g} has gain {out[int(bad[0])]}, not a finite number",
+            grade,
+        )
+    return out
+
+
+def complete_gains(
+    gain: Mapping[float, float], levels: np.ndarray, negative_grades: str
+) -> dict[float, float]:
+    """trec_eval's partial gain table: an unlisted grade is its own gain (negative
+    grades too, unless they count as unjudged)."""
+    keep = levels >= 0 if negative_grades == "unjudged" else np.ones(len(levels), dtype=bool)
+    table = {float(g): float(g) for g in levels[keep]}
+    table.update({float(k): float(v) for k, v in gain.items()})
+    return table
+
+
+def gain_table(
+    levels: np.ndarray, gain: GainSpec, negative_grades: str, first_rows: np.ndarray, q: Table
+) -> np.ndarray:
+    """:func:`level_gains`, with an error naming the qrels line of the grade at
+    fault (``first_rows``: the first qrels row of each level)."""
+    try:
+        return level_gains(levels, gain, negative_grades)
+    except GainError as exc:
+        hit = np.flatnonzero(levels == exc.grade) if exc.grade is not None else []
+        where = locate(q.origin, int(first_rows[hit[0]])) if len(hit) else q.origin
+        raise ValueError(f"{where}: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{q.origin}: {exc}") from None

@@ -1,0 +1,382 @@
+"""Reading a qrels and a run into padded arrays: all the string work of an evaluation.
+
+:func:`prepare` reads both tables, codes the query ids in byte order, matches
+each retrieved document with its judgment by hash (:mod:`dcglab.batch.codes`), and
+lays the run out as a ``queries × retrieved`` matrix, ranks it and looks up the
+gains (:func:`dcglab.batch.levels.level_gains`), each a named step of
+:func:`_prepare`. The result, :class:`Prepared`, is what
+:func:`dcglab.batch.compute` sums.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Unpack
+
+import numpy as np
+import polars as pl
+
+from ..gains import GainSpec
+from ..options import ConventionKeywords, Conventions
+from .codes import (
+    Grouping,
+    equal_blocks,
+    exact_match,
+    gather,
+    lexicographic_codes,
+    match_rows,
+    may_repeat,
+    pair_keys,
+    take_in_rows,
+    trec_ranking,
+)
+from .levels import gain_table
+from .reader import Source, Table, qrels_table, raise_on_repeat, run_table
+
+__all__ = ["Prepared", "prepare"]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A run and its qrels as padded arrays, ready for :func:`compute`.
+
+    ``ranked_scores`` and ``ranked_index`` are ``queries × retrieved`` matrices
+    in trec_eval's ranking order (score descending, then docno bytes
+    descending: :func:`dcglab.batch.codes.trec_ranking`), cut at ``max_docs`` and
+    condensed under ``judged_only``; padding (NaN score, index ``len(levels)``)
+    comes after each query's documents. ``ranked_scores`` are rounded to
+    float32 (and held as float64) under ``score_precision="float32"``.
+    ``judged_gains`` holds each query's qrels gains sorted in decreasing order
+    (padding 0).
+
+    The grades behind the gains: ``levels`` are the distinct qrels grades,
+    ascending; ``ranked_index`` and ``judged_index`` (a matrix like
+    ``judged_gains``, unsorted) point into them, with ``len(levels)`` for an
+    unjudged document or padding. ``level_gains`` are the gains of the levels
+    under ``gain`` (and 0 at the end), ``level_rows`` the first qrels row of
+    each level (for error messages). ``conventions`` are those the tables were
+    read and laid out with.
+
+    Rows follow the run file's order of queries when its query blocks are not
+    in byte order of their ids (so that laying the run out moves no data);
+    ``byte_order`` then lists the rows in byte order of ``qids``, and ``None``
+    means they are in that order already.
+    """
+
+    qids: np.ndarray
+    ranked_scores: np.ndarray
+    ranked_index: np.ndarray
+    judged_gains: np.ndarray
+    levels: np.ndarray
+    judged_index: np.ndarray
+    level_gains: np.ndarray
+    level_rows: np.ndarray
+    conventions: Conventions
+    qrels_origin: str
+    byte_order: np.ndarray | None = None
+
+    @property
+    def gain(self) -> GainSpec:
+        """The gain the levels' gains were computed with."""
+        return self.conventions.gain
+
+    @property
+    def negative_grades(self) -> str:
+        """How negative grades were read (``"gain"`` or ``"unjudged"``)."""
+        return self.conventions.negative_grades
+
+    @property
+    def gains(self) -> np.ndarray:
+        """The gain at each rank (a matrix like ``ranked_index``)."""
+        return self.level_gains[self.ranked_index]
+
+    @property
+    def retrieved(self) -> np.ndarray:
+        """The number of ranked documents of each query (after ``max_docs`` and
+        ``judged_only``)."""
+        return (~np.isnan(self.ranked_scores)).sum(axis=1)
+
+
+def prepare(
+    qrels: Source,
+    run: Source,
+    *,
+    conventions: Conventions | None = None,
+    **options: Unpack[ConventionKeywords],
+) -> Prepared:
+    """Read, map ids to integers, look up grades and gains, and pad: all the string work.
+
+    ``conventions`` and ``options`` are those of :func:`dcglab.batch.evaluate`;
+    the options of the ``"read"`` stage (:data:`dcglab.options.OPTIONS`) apply
+    here. Queries evaluated: those of the run that have qrels, as trec_eval
+    does, or with ``missing="zero"`` every query of the qrels (trec_eval
+    ``-c``); run queries without qrels are ignored. ``max_docs`` keeps each
+    query's top documents in trec_eval's order (``-M``); ``judged_only`` then
+    drops unjudged documents, so the judged ones move up (``-J``, the condensed
+    list). Raises ``ValueError`` on a duplicate (qid, docno), naming the file
+    and line.
+    """
+    c = Conventions.of(conventions, **options)
+    q, r = _read_both(qrels, run)
+    if c.score_precision == "float32":
+        r = dataclasses.replace(r, value=r.value.astype(np.float32).astype(np.float64))
+    if c.fractional_grades == "truncate":
+        q = dataclasses.replace(q, value=np.trunc(q.value) + 0.0)  # + 0.0: -0.5 gives 0, not -0
+    return _prepare(q, r, c)
+
+
+def _read_both(qrels: Source, run: Source) -> tuple[Table, Table]:
+    """Both tables, the qrels read on another core while the run's checks run; a
+    qrels error comes first, as when they are read one after the other."""
+    with ThreadPoolExecutor(1) as other_core:
+        pending = other_core.submit(qrels_table, qrels)
+        try:
+            r = run_table(run)
+        finally:
+            q = pending.result()
+    return q, r
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """The queries evaluated, in byte order of their ids, and the rows of each
+    table that belong to them (``r_rows`` ``None``: every run row)."""
+
+    qids: np.ndarray
+    q_query: np.ndarray  # query number of each kept qrels row
+    q_rows: np.ndarray  # the kept qrels rows
+    r_query: np.ndarray  # query number of each kept run row
+    r_rows: np.ndarray | None
+
+
+def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
+    """Code both tables' query ids in byte order and keep the queries to evaluate:
+    those of the run with qrels, or every qrels query (``missing="zero"``)."""
+    codes, distinct = lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
+    q_q, r_q = codes[: len(q)], codes[len(q) :]
+    if may_repeat(pair_keys(q_q, q.docno)):
+        raise_on_repeat(q, q_q, q.docno, None, "qrels")
+    n_codes = int(codes.max()) + 1
+    in_qrels = np.bincount(q_q, minlength=n_codes) > 0
+    in_run = np.bincount(r_q, minlength=n_codes) > 0
+    if missing == "error" and (in_qrels & ~in_run).any():
+        _refuse_missing(q, q_q, np.flatnonzero(in_qrels & ~in_run)[0], r.origin)
+    keep = in_qrels & (in_run if missing == "ignore" else True)
+    if not keep.any():
+        raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
+    number = np.cumsum(keep) - 1
+    qids = np.array(distinct.filter(pl.Series(keep)).to_list(), dtype=object)
+    q_rows = np.flatnonzero(keep[q_q])
+    r_sel = keep[r_q]
+    r_rows = None if r_sel.all() else np.flatnonzero(r_sel)
+    if r_rows is not None:
+        r_q = r_q[r_rows]
+    # every query kept: the codes are the numbers already
+    r_q = r_q.astype(np.int64, copy=False) if keep.all() else number[r_q]
+    return _Kept(qids, number[q_q[q_rows]], q_rows, r_q, r_rows)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The kept rows of both tables laid out by query: ``run_rows`` and
+    ``judged_rows`` group the run's and the qrels' kept rows; ``r_index`` (the
+    kept run row at each place, -1 for padding) and ``scores`` (NaN padding)
+    are ``queries × retrieved`` matrices."""
+
+    kept: _Kept
+    run_rows: Grouping
+    judged_rows: Grouping
+    q_docno: pl.Series
+    r_docno: pl.Series
+    r_index: np.ndarray
+    scores: np.ndarray
+
+
+def _lay_out(q: Table, r: Table, missing: str) -> _Layout:
+    """The queries to evaluate (:func:`_keep_queries`) and the run laid out by query,
+    in the run file's order of queries when it is not byte order."""
+    kept = _keep_queries(q, r, missing)
+    nq = len(kept.qids)
+    run_rows = Grouping(kept.r_query, nq, keep_order=True)
+    if run_rows.row_of_code is not None:
+        kept = _in_run_order(kept, run_rows.row_of_code)
+    r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
+    return _Layout(
+        kept=kept,
+        run_rows=run_rows,
+        judged_rows=Grouping(kept.q_query, nq),
+        q_docno=q.docno if len(kept.q_rows) == len(q) else gather(q.docno, kept.q_rows),
+        r_docno=r.docno if kept.r_rows is None else gather(r.docno, kept.r_rows),
+        r_index=run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1),
+        scores=run_rows.pad(r_scores, np.nan),
+    )
+
+
+@dataclass(frozen=True)
+class _Levels:
+    """The distinct grades of the kept qrels (``levels``, ascending; ``level_rows``
+    the first qrels row of each) and, as indices into them (``len(levels)``:
+    unjudged or padding), the grade of each laid-out run place (``run_index``)
+    and of each query's judged documents (``judged_index``)."""
+
+    levels: np.ndarray
+    level_rows: np.ndarray
+    run_index: np.ndarray
+    judged_index: np.ndarray
+
+
+def _grade_levels(q: Table, r: Table, lay: _Layout) -> _Levels:
+    """Each retrieved document matched with its judgment by hash
+    (:func:`dcglab.batch.codes.match_rows`; exactly on equal hashes) and both tables'
+    grades as level indices."""
+    kept = lay.kept
+    levels, level_rows, q_level = np.unique(
+        q.value[kept.q_rows], return_index=True, return_inverse=True
+    )
+    unjudged = len(levels)
+    found = match_rows(lay.q_docno, lay.judged_rows, lay.r_docno, lay.run_rows, lay.r_index)
+    if found is None:  # equal hashes: a repeated docno (an error) or a collision
+        raise_on_repeat(r, kept.r_query, lay.r_docno, kept.r_rows, "run")
+        found = exact_match(kept.q_query, lay.q_docno, kept.r_query, lay.r_docno)
+    r_level = np.full(len(kept.r_query), unjudged, dtype=np.min_scalar_type(unjudged))
+    r_level[found >= 0] = q_level[found[found >= 0]]
+    return _Levels(
+        levels=levels,
+        level_rows=kept.q_rows[level_rows],
+        run_index=lay.run_rows.pad(r_level, unjudged),
+        judged_index=lay.judged_rows.pad(q_level.astype(np.int64), unjudged),
+    )
+
+
+def _prepare(q: Table, r: Table, c: Conventions) -> Prepared:
+    """The steps of :func:`prepare` after reading: lay the run out, rank it (on the
+    other core, cut at ``max_docs``), match the judgments, look up the gains, and
+    under ``judged_only`` condense the ranking."""
+    with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
+        blocks = other_core.submit(equal_blocks, r.qid)
+        # ranked while the queries are sorted out, cut at max_docs (-M)
+        early = other_core.submit(_file_ranking, r, blocks, c.max_docs)
+        lay = _lay_out(q, r, c.missing)
+        laid_out = (lay.scores, lay.r_index, lay.r_docno)
+        ranked = _ranking(other_core, blocks, early, lay.run_rows, lay.kept, laid_out, c.max_docs)
+        # what does not need the ranking is done while it is computed
+        lv = _grade_levels(q, r, lay)
+        table = gain_table(lv.levels, c.gain, c.negative_grades, lv.level_rows, q)
+        judged_gains = -np.sort(-table[lv.judged_index], axis=1)
+        order, ranked_scores = ranked()
+    ranked_index = take_in_rows(lv.run_index, order)
+    if c.judged_only:  # the condensed list: unjudged documents leave, the judged move up
+        unjudged = len(lv.levels)
+        drop = ranked_index == unjudged
+        if c.negative_grades == "unjudged":
+            drop |= np.append(lv.levels < 0, False)[ranked_index]
+        ranked_scores, ranked_index = _condensed(drop, ranked_scores, ranked_index, unjudged)
+    return Prepared(
+        qids=lay.kept.qids,
+        ranked_scores=ranked_scores,
+        ranked_index=ranked_index,
+        judged_gains=judged_gains,
+        levels=lv.levels,
+        judged_index=lv.judged_index,
+        level_gains=table,
+        level_rows=lv.level_rows,
+        conventions=c,
+        qrels_origin=q.origin,
+        byte_order=lay.run_rows.row_of_code,
+    )
+
+
+def _condensed(
+    drop: np.ndarray, scores: np.ndarray, index: np.ndarray, unjudged: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ranked matrices without the ``drop`` documents: the others keep their
+    order and move up, padding fills each row's end."""
+    order = np.argsort(drop, axis=1, kind="stable")  # kept documents first, in rank order
+    scores = np.where(drop, np.nan, scores)
+    index = np.where(drop, unjudged, index).astype(index.dtype)
+    return take_in_rows(scores, order), take_in_rows(index, order)
+
+
+def _ranked(
+    scores: np.ndarray, rows: np.ndarray, docno: pl.Series, depth: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`dcglab.batch.codes.trec_ranking` of a padded matrix cut at its first
+    ``depth`` columns (``max_docs``, trec_eval's ``-M``; ``None``: all), and the
+    scores in that order."""
+    order = trec_ranking(scores, rows, docno)[:, :depth]
+    return order, take_in_rows(scores, order)
+
+
+def _file_ranking(
+    r: Table, blocks: Future, depth: int | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The run's documents ranked block by block (one row per query block, in
+    file order), when the file holds equal blocks (``blocks``: their length,
+    from :func:`dcglab.batch.codes.equal_blocks`), which needs no query codes."""
+    width = blocks.result()
+    if width is None:
+        return None
+    shape = (len(r) // width, width)
+    return _ranked(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno, depth)
+
+
+def _ranking(
+    pool: ThreadPoolExecutor,
+    blocks: Future,
+    early: Future,
+    run_rows: Grouping,
+    kept: _Kept,
+    laid_out: tuple[np.ndarray, np.ndarray, pl.Series],
+    depth: int | None,
+) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """A function giving the ranking of the laid-out run (``laid_out``: the
+    scores, rows and docnos that :func:`dcglab.batch.codes.trec_ranking` takes) and
+    the scores in rank order, both cut at ``depth`` (:func:`_ranked`) and
+    computed on ``pool``.
+
+    When the file holds equal blocks as long as the layout's rows, the early
+    ranking of the file's blocks (:func:`_file_ranking`) is placed in the rows
+    of its queries (a query without documents gets a row of padding);
+    otherwise the ranking is computed now.
+    """
+    width = blocks.result()
+    n, w = run_rows.shape
+    if width is None or width != w:
+        return pool.submit(_ranked, *laid_out, depth).result
+    kept_blocks = slice(None) if kept.r_rows is None else kept.r_rows[::width] // width
+    rows = kept.r_query[::width]  # the layout's row of each kept block
+
+    def placed() -> tuple[np.ndarray, np.ndarray]:
+        order, scores = (part[kept_blocks] for part in early.result())
+        if len(rows) == n and np.array_equal(rows, np.arange(n)):
+            return order, scores
+        cut = order.shape[1]
+        out = np.tile(np.arange(cut, dtype=order.dtype), (n, 1)), np.full((n, cut), np.nan)
+        out[0][rows], out[1][rows] = order, scores
+        return out
+
+    return placed
+
+
+def _in_run_order(kept: _Kept, row_of_code: np.ndarray) -> _Kept:
+    """The same queries numbered in the run file's order: query ``c`` (in byte
+    order) becomes number ``row_of_code[c]``."""
+    return dataclasses.replace(
+        kept,
+        qids=kept.qids[np.argsort(row_of_code)],
+        q_query=row_of_code[kept.q_query],
+        r_query=row_of_code[kept.r_query],
+    )
+
+
+def _refuse_missing(q: Table, q_q: np.ndarray, code: int, run_origin: str) -> None:
+    """Raise on the first qrels query (in byte order) that has no run line."""
+    row = int(np.flatnonzero(q_q == code)[0])
+    raise ValueError(
+        f"query {q.qid[row]} of the qrels ({q.origin}) has no line in the run ({run_origin}), "
+        "which trec_eval refuses; -c (missing='zero') scores it 0, "
+        "missing='ignore' leaves it out"
+    )

@@ -1,0 +1,285 @@
+r"""Evaluate every query of a run in one vectorised pass.
+
+The run becomes a padded matrix (queries × retrieved documents) of grade
+levels in trec_eval's order (score, then docno, descending:
+:func:`dcglab.batch.codes.trec_ranking`); gains and relevance are looked up from the
+levels, DCG at every cutoff is a prefix sum, and the ideal comes from the
+qrels' gains.
+
+Conventions, all explicit (see :func:`evaluate`); the names are those of the
+single-query API (:func:`dcglab.ndcg`) and of the command line:
+
+=====================  =============================================  ======================
+convention             options                                        used by
+=====================  =============================================  ======================
+``ideal``              ``"judged"`` ideal from the qrels, cut at k     trec_eval ``ndcg_cut``,
+                       (alias ``"qrels-cut"``)                        ranx, ir_measures
+                       ``"judged-uncut"`` ideal from the qrels,        trec_eval ``ndcg``
+                       never cut (alias ``"qrels"``)                  (no k)
+                       ``"retrieved"`` ideal from the run's items      scikit-learn,
+                                                                      torchmetrics
+``ties``               ``"trec"`` score desc, then docno desc          trec_eval, ir_measures
+                       ``"average"`` gains averaged over tied scores   scikit-learn
+``score_precision``    ``"double"``: scores compared as read           trec_eval 10.0
+                       ``"float32"``: rounded to float32 first, so     trec_eval 9.x,
+                       scores closer than that tie                    pytrec_eval, ir_measures
+``zero_idcg``          ``"error"``, ``"zero"``, ``"one"``, ``"skip"``  trec_eval scores 0
+``missing``            ``"ignore"``, ``"zero"`` or ``"error"`` for     trec_eval ``-c`` is
+                       qrels queries absent from the run              ``"zero"``, else
+                                                                      ``"error"``
+``fractional_grades``  ``"keep"`` or ``"truncate"`` toward zero      trec_eval truncates
+                                                                      (C's ``atol``)
+``negative_grades``    ``"gain"``: through the gain like any grade;    trec_eval is
+                       ``"unjudged"``: gain 0, never relevant, not    ``"unjudged"``
+                       judged for ``judged_only``
+=====================  =============================================  ======================
+
+Where the order of a sum changes its last bit, and so possibly the fourth
+printed decimal, the sums follow trec_eval: DCG adds ``gain / log2(i + 1)``
+rank by rank (:func:`numpy.cumsum` is sequential), and the mean over queries
+adds the values in query order (:meth:`dcglab.batch.result.BatchResult.means`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Unpack
+
+import numpy as np
+
+from ..discounts import Discount
+from ..measure_names import Measure, measure_specs
+from ..measures import clamp_k, ndcg_ratio
+from ..options import ConventionKeywords, Conventions
+from .binary import binary_values
+from .levels import complete_gains, level_gains
+from .preparation import Prepared, prepare
+from .reader import Source
+from .result import BatchResult
+
+__all__ = ["compute", "evaluate", "measure_list"]
+
+
+def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Replace each gain by the mean gain of its group of equal scores (scikit-learn).
+
+    Every position of a tied group gets the group's mean gain, so the group's
+    contribution is its mean gain times the sum of its discounts.
+    """
+    new = np.ones(keys.shape, dtype=bool)
+    new[:, 1:] = keys[:, 1:] != keys[:, :-1]
+    group = np.cumsum(new.ravel()) - 1
+    mean = np.bincount(group, gains.ravel()) / np.bincount(group)
+    return mean[group].reshape(gains.shape)
+
+
+def measure_list(measures: Sequence[str], conventions: Conventions) -> list[Measure]:
+    """The measures parsed (:func:`dcglab.measure_names.measure_specs`), refused when
+    the conventions cannot compute them: ``ties="average"`` is a rule for DCG only."""
+    specs = measure_specs(measures)
+    if conventions.ties == "average" and any(m.record.kernel == "binary" for m in specs):
+        raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")
+    return specs
+
+
+def _conventions_for(p: Prepared, conventions: Conventions | None, options: dict) -> Conventions:
+    """The conventions for :func:`compute`: those ``p`` was prepared with, the given
+    ones or ``options`` replacing them; an option applied when reading must not differ."""
+    c = Conventions.of(p.conventions if conventions is None else conventions, **options)
+    read = c.stage("read")
+    for name, value in p.conventions.stage("read").items():
+        if read[name] != value:
+            raise ValueError(
+                f"{name}={read[name]!r}: {name} is applied when the tables are read; "
+                f"pass it to prepare(), which used {name}={value!r}"
+            )
+    return c
+
+
+def compute(
+    p: Prepared,
+    measures: Sequence[str] = ("ndcg_cut.10",),
+    *,
+    conventions: Conventions | None = None,
+    **options: Unpack[ConventionKeywords],
+) -> BatchResult:
+    """The measures for every prepared query: the purely numerical part of :func:`evaluate`.
+
+    ``conventions`` and ``options`` are those of :func:`evaluate`; by default the
+    conventions ``p`` was prepared with (:attr:`Prepared.conventions`).
+    """
+    c = _conventions_for(p, conventions, dict(options))
+    specs = measure_list(measures, c)
+    cuts = [m.k for m in specs]
+    # Only the top max(k) ranks matter unless a measure has no cutoff or ties are
+    # averaged (a tied group may straddle the cutoff).
+    depth = None if None in cuts or c.ties == "average" else max(cuts)
+    index = p.ranked_index[:, :depth]
+    keys = p.ranked_scores  # under ties="average" (then depth is None): groups of equal scores
+    width = index.shape[1]
+    out: dict[str, np.ndarray] = {}
+    curves: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # by gain table, its bytes
+    binary = binary_values(
+        [m for m in specs if m.record.kernel == "binary"], p, index, c.relevance_level
+    )
+    rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
+    qids = p.qids[rows]
+    for m in specs:
+        if m.name in binary:
+            out[m.name] = binary[m.name][rows]
+            continue
+        table = p.level_gains if m.gain is None else _measure_gains(p, m)
+        key = table.tobytes()
+        if key not in curves:
+            curves[key] = _dcg_curves(p, table, index, keys, c)
+        dcg, best = curves[key]
+        d = (dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1])[rows]
+        if not m.record.normalised:
+            out[m.name] = d
+            continue
+        cut = m.k is not None and c.ideal != "judged-uncut"
+        i = (best[:, clamp_k(m.k, best.shape[1]) - 1] if cut else best[:, -1])[rows]
+        out[m.name] = ndcg_ratio(d, i, c.zero_idcg, queries=qids, measure=m.name)
+    _refuse_non_finite(out, qids, c.zero_idcg)
+    return BatchResult(qids, out, {m.name: m for m in specs})
+
+
+def _refuse_non_finite(out: dict[str, np.ndarray], qids: np.ndarray, zero_idcg: str) -> None:
+    """Raise on the first value that is not a finite number (NaN is allowed under
+    ``zero_idcg="skip"``)."""
+    for name, v in out.items():
+        bad = ~np.isfinite(v) & ~(np.isnan(v) & (zero_idcg == "skip"))
+        if bad.any():
+            raise ValueError(
+                f"{name}: query {qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
+                "not a finite number (gains too large?)"
+            )
+
+
+def _measure_gains(p: Prepared, m: Measure) -> np.ndarray:
+    """The gain of each level under the measure's own gain table (``ndcg.G=V,...``)."""
+    negative = p.conventions.negative_grades
+    table = m.gain if isinstance(m.gain, str) else complete_gains(m.gain, p.levels, negative)
+    try:
+        return level_gains(p.levels, table, negative)
+    except ValueError as exc:
+        raise ValueError(f"measure {m.name!r}: {exc}") from None
+
+
+def _dcg_curves(
+    p: Prepared, table: np.ndarray, index: np.ndarray, keys: np.ndarray, c: Conventions
+) -> tuple[np.ndarray, np.ndarray]:
+    """DCG and IDCG at every cutoff, for one gain table."""
+    g = table[index]
+    if c.ties == "average":
+        g = _average_ties(g, keys)
+    with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
+        dcg = np.cumsum(_discounted(g, c.discount), axis=1, out=g)
+    if c.ideal == "retrieved":
+        source = -np.sort(-table[p.ranked_index], axis=1)
+    elif table is p.level_gains:
+        source = p.judged_gains
+    else:
+        source = -np.sort(-table[p.judged_index], axis=1)
+    source = np.maximum(source, 0.0)  # the best ranking leaves negative gains out
+    with np.errstate(over="ignore", invalid="ignore"):
+        best = np.cumsum(_discounted(source, c.discount), axis=1)
+    return dcg, best
+
+
+TREC_DISCOUNT = Discount("log", 2.0)
+
+
+@lru_cache(maxsize=8)
+def _log2_ranks(n: int) -> np.ndarray:
+    r""":math:`\log_2(i + 1)` for ranks :math:`i = 1..n`, from the C library's ``log2``
+    (as trec_eval computes them; numpy's vectorised ``log2`` may differ in the last bit)."""
+    out = np.array([math.log2(float(i)) for i in range(2, n + 2)])
+    out.flags.writeable = False
+    return out
+
+
+def _discounted(g: np.ndarray, disc: Discount) -> np.ndarray:
+    r"""Gains (a matrix in rank order) times their rank's discount, in place.
+
+    Under the log2 discount each gain is divided by :math:`\log_2(i + 1)`, as
+    trec_eval does: multiplying by the weight :math:`1/\log_2(i + 1)` can
+    differ in the last bit, which can move the fourth printed decimal.
+    """
+    if disc == TREC_DISCOUNT:
+        g /= _log2_ranks(g.shape[1])
+    else:
+        g *= disc.weights(g.shape[1])
+    return g
+
+
+def evaluate(
+    qrels: Source,
+    run: Source,
+    measures: Sequence[str] = ("ndcg_cut.10",),
+    *,
+    conventions: Conventions | None = None,
+    **options: Unpack[ConventionKeywords],
+) -> BatchResult:
+    r"""nDCG (and trec_eval's binary measures) of every query of a run, for several cutoffs at once.
+
+    .. math:: \mathrm{nDCG}@k_q = \frac{\sum_{i \le k} g(rel_{q,i})\,w_i}{\mathrm{IDCG}@k_q}
+
+    Parameters
+    ----------
+    qrels, run : path or DataFrame
+        See :func:`dcglab.batch.reader.read_qrels` and :func:`dcglab.batch.reader.read_run`.
+    measures : sequence of str
+        ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``,
+        ``dcg_cut.K``, ``ndcg.G=V,...`` (trec_eval's gain table for this measure:
+        unlisted grades keep their grade as gain), and trec_eval's binary
+        measures ``map``, ``recip_rank``, ``P.K`` and ``recall.K``.
+    conventions : Conventions, optional
+        All the options below as one checked value
+        (:class:`dcglab.options.Conventions`); keyword options given as well
+        replace its fields. Each option is declared once, with its check, in
+        :data:`dcglab.options.OPTIONS`.
+    gain, discount
+        As in :func:`dcglab.measures.dcg`; unjudged documents have gain 0.
+    ideal : {"judged", "judged-uncut", "retrieved"}
+        Where IDCG comes from (module table); ``"qrels-cut"`` and ``"qrels"`` are
+        accepted aliases of the first two.
+    ties : {"trec", "average"}
+        Tie rule (module table).
+    zero_idcg : {"error", "zero", "one", "skip"}
+        Policy for queries whose IDCG is 0; ``"skip"`` leaves NaN, which drops
+        the query from the mean.
+    missing : {"ignore", "zero", "error"}
+        Whether queries in the qrels but not in the run are left out, scored
+        with an empty ranking (trec_eval ``-c``), or refused with a
+        ``ValueError`` naming the first one (trec_eval without ``-c``).
+    negative_grades : {"gain", "unjudged"}
+        ``"gain"``: a negative grade goes through ``gain`` like any other (a
+        table may give it a gain; linear and exponential gains reject it).
+        ``"unjudged"``: trec_eval's reading, gain 0 and never relevant.
+    relevance_level : int, default 1
+        The grade (an integer >= 0) from which a document counts as relevant
+        for the binary measures (trec_eval ``-l``); nDCG ignores it.
+    max_docs : int, optional
+        Keep only each query's top ``max_docs`` documents (trec_eval ``-M``).
+    judged_only : bool, default False
+        Drop unjudged documents before ranking (trec_eval ``-J``).
+    fractional_grades : {"keep", "truncate"}
+        ``"truncate"`` reads grades as trec_eval does, truncated toward zero
+        (2.5 is 2, -0.5 is 0, -1.5 is -1); ``"keep"`` uses them as they are.
+    score_precision : {"double", "float32"}
+        ``"double"`` compares scores as read, as trec_eval 10.0 does;
+        ``"float32"`` rounds them to float32 first, as trec_eval 9.x,
+        pytrec_eval and ir_measures do, so scores closer than that tie and are
+        ordered by docno.
+
+    Returns
+    -------
+    BatchResult
+        ``per_query`` has one row per evaluated query, sorted by qid.
+    """
+    c = Conventions.of(conventions, **options)
+    measure_list(measures, c)  # fail before reading
+    return compute(prepare(qrels, run, conventions=c), measures, conventions=c)

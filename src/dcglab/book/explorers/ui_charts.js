@@ -1,0 +1,270 @@
+// Tables and SVG line charts of the explorers, concatenated after ui_mount.js (base.py's UI).
+
+// A table from a header row and data rows, in a labelled box that scrolls sideways.
+// rowClass(i) may name a class for data row i (e.g. rows below the cutoff).
+export function table(headers, rows, label, rowClass = () => "") {
+  const t = h("table", { class: "dcglab-table" });
+  const head = h("tr");
+  // words read from the left, numbers line up on the right (a column of words, its header too)
+  const number = (x) => /^[-+−]?[\d.]+$/.test(String(x)) || x === "";
+  headers.forEach((x, j) => head.append(h("th", rows.length && rows.every((r) => !number(r[j]))
+    ? { scope: "col", class: "dcglab-text" } : { scope: "col" }, x)));
+  t.append(h("thead"));
+  t.firstChild.append(head);
+  const body = h("tbody");
+  rows.forEach((r, i) => {
+    const tr = h("tr");
+    const cls = rowClass(i);
+    if (cls) tr.setAttribute("class", cls);
+    for (const x of r) tr.append(h("td", number(x) ? {} : { class: "dcglab-text" }, String(x)));
+    body.append(tr);
+  });
+  t.append(body);
+  return scrollBox(t, label);
+}
+
+function niceStep(span) {
+  const raw = span / 4, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const f = raw / mag;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+}
+
+// y-axis ticks at round steps, with as many decimals as the step needs.
+function yTicks(ymin, ymax) {
+  const step = niceStep(ymax - ymin);
+  let digits = 0;
+  while (digits < 4 && Math.abs(Math.round(step * 10 ** digits) - step * 10 ** digits) > 1e-9) digits++;
+  const ticks = [];
+  for (let i = Math.ceil(ymin / step - 1e-9); i * step <= ymax + step * 1e-9; i++) ticks.push(i * step);
+  return { ticks, digits };
+}
+
+function summarise(s) {
+  const pts = s.xs.map((x, i) => `${x}: ${fmt(s.ys[i], 2)}`);
+  const list = pts.length <= 12 ? pts : pts.slice(0, 5).concat(["…"], pts.slice(-3));
+  return `${s.label}, ${list.join(", ")}`;
+}
+
+// Details on demand in a chart, tip = {x, xs, lines(x) -> [text], pick(x)}: a box with the
+// numbers at x (the inspected value, which the keyboard moves with its slider); pointing
+// at the chart shows them at the nearest of xs instead, and a click picks that x. The
+// box is redrawn in place while the pointer moves (no new drawing of the chart).
+function chartTip(svg, tip, { X, W, m, H, xmin, xmax }) {
+  const make = (parent, tag, attrs) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    parent.append(e);
+    return e;
+  };
+  const g = make(svg, "g", { class: "dcglab-chart-tip", "aria-hidden": "true" });
+  const guide = make(g, "line", { y1: m.t, y2: H - m.b, style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" });
+  // the box is a backdrop for its text (a little translucent), not a mark of the chart
+  const box = make(g, "rect", { rx: 4, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" });
+  const rows = tip.lines(tip.x).map(() => make(g, "text", { "font-size": 12, style: "fill: var(--dcglab-fg)" }));
+  const place = (x) => {
+    const lines = tip.lines(x);
+    const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x);
+    const left = Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8);
+    guide.setAttribute("x1", px);
+    guide.setAttribute("x2", px);
+    g.setAttribute("data-x", x);
+    for (const [k, v] of Object.entries({ x: left, y: m.t, width: w, height: 8 + 15 * lines.length })) box.setAttribute(k, v);
+    rows.forEach((t, i) => {
+      t.setAttribute("x", left + 6);
+      t.setAttribute("y", m.t + 16 + 15 * i);
+      t.textContent = lines[i] ?? "";
+    });
+  };
+  place(tip.x);
+  const nearest = (ev) => {
+    const b = svg.getBoundingClientRect();
+    const vx = ((ev.clientX - b.left) * W) / (b.width || 1);
+    const x = xmin + ((vx - m.l) / (W - m.l - m.r)) * (xmax - xmin);
+    return tip.xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), tip.xs[0]);
+  };
+  const area = make(svg, "rect", { class: "dcglab-chart-pick", x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b,
+                                   style: "fill: transparent; cursor: crosshair" });
+  area.onpointermove = (ev) => place(nearest(ev));
+  area.onpointerleave = () => place(tip.x);
+  area.onclick = (ev) => tip.pick(nearest(ev));
+}
+
+// A legend's piece of line as a CSS image: the dash pattern "a,b,c,d" (px on, off, on,
+// off) in the swatch's colour, repeated; no pattern is a solid line.
+function dashImage(dash) {
+  const steps = String(dash || "").split(",").map(Number).filter((x) => x > 0);
+  if (steps.length < 2) return "linear-gradient(var(--dcglab-swatch), var(--dcglab-swatch))";
+  let at = 0;
+  const stops = steps.map((len, i) => {
+    const stop = `${i % 2 ? "transparent" : "var(--dcglab-swatch)"} ${at}px ${at + len}px`;
+    at += len;
+    return stop;
+  });
+  return `repeating-linear-gradient(to right, ${stops.join(", ")})`;
+}
+
+// Ids of the hatch patterns: the explorer's id and a count that restarts with each
+// drawing (set by mount), so a redrawn chart keeps its ids.
+let patterns = { prefix: "dcglab", count: 0 };
+
+// A small line/bar/area chart that scales with its container (viewBox, no fixed width).
+// series: [{label, xs, ys, color: "c0".."c4"|"muted"|"marker", kind: "line"|"bar"|"area"|"marker",
+//           y0s (area), dash, markers}]
+// opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, width, height, alt}
+// The chart's accessible name (role="img") states the title and the numbers of every
+// labelled series; the legend is HTML below it.
+// Chart width in px: the width the explorer has (set by mount before each draw).
+let available = 420;
+
+export function chart(series, opts) {
+  const W = Math.round(opts.width ? Math.min(opts.width, available) : Math.min(available, 720));
+  const H = opts.height || 220;
+  const m = { l: 44, r: 12, t: 22, b: 34 };
+  const xs = series.flatMap((s) => s.xs);
+  const ys = series.filter((s) => s.kind !== "marker").flatMap((s) => s.ys.concat(s.y0s || []))
+    .filter((y) => y !== null && y !== undefined);
+  const xmin = opts.xmin ?? Math.min(...xs), xmax = opts.xmax ?? Math.max(...xs);
+  let ymin = opts.ymin ?? Math.min(0, ...ys), ymax = opts.ymax ?? Math.max(...ys) * 1.05;
+  if (!(ymax - ymin > 1e-12)) ymax = ymin + 1;
+  const tx = opts.xlog ? Math.log : (x) => x;
+  const X = (x) => m.l + ((tx(x) - tx(xmin)) / (tx(xmax) - tx(xmin) || 1)) * (W - m.l - m.r);
+  const Y = (y) => H - m.b - ((y - ymin) / (ymax - ymin)) * (H - m.t - m.b);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "dcglab-chart");
+  svg.setAttribute("style", `max-width: ${W}px`);
+  svg.setAttribute("role", "img");
+  const pointed = (s) => ["marker", "ratio", "focus"].includes(s.kind);
+  const named = series.filter((s) => s.label && !pointed(s));
+  const markers = series.filter((s) => pointed(s) && s.label);
+  const alt = [opts.title || "chart"].concat(named.map(summarise),
+    markers.map((s) => `${s.label} at ${s.xs[0]}${s.text ? `: ${s.text}` : ""}`)).join(". ");
+  svg.setAttribute("aria-label", (opts.alt ? opts.alt + ". " : "") + alt);
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  const paint = (s, j) => `var(--dcglab-${s.color || COLORS[j % COLORS.length]})`;
+  add("line", { x1: m.l, y1: H - m.b, x2: W - m.r, y2: H - m.b, class: "dcglab-axis" });
+  add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
+  const { ticks, digits } = yTicks(ymin, ymax);
+  for (const yv of ticks)
+    add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits));
+  const xt = opts.xticks || [xmin, xmax];
+  for (const xv of xt)
+    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(xv));
+  if (opts.xlabel)
+    add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, opts.xlabel);
+  if (opts.title) add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" }, opts.title);
+  if (opts.note) add("text", { x: (W + m.l) / 2, y: (H - m.b + m.t) / 2, "text-anchor": "middle", "font-size": 13 }, opts.note);
+  if (opts.zero && ymin < 0 && ymax > 0)
+    add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis", "stroke-dasharray": "2,2" });
+  for (const ref of opts.refs || [])
+    add("line", { x1: m.l, y1: Y(ref), x2: W - m.r, y2: Y(ref), style: "stroke: var(--dcglab-marker); stroke-width: 1.5; stroke-dasharray: 6,3" });
+  series.forEach((s, j) => {
+    const color = paint(s, j);
+    if (s.kind === "bar") {
+      // bars one x unit apart; `share` (of the unit) and `shift` put two series side by side
+      const bw = Math.abs(X(xmin + 1) - X(xmin)) * (s.share ?? 0.7);
+      s.xs.forEach((x, i) => add("rect", {
+        x: X(x) + (s.shift ?? 0) * Math.abs(X(xmin + 1) - X(xmin)) - bw / 2, y: Y(Math.max(0, s.ys[i])), width: bw,
+        ...(s.cls ? { class: s.cls } : {}),
+        height: Math.abs(Y(0) - Y(s.ys[i])),
+        style: s.hollow ? `fill: none; stroke: ${color}; stroke-width: 2` : `fill: ${color}`,
+      }));
+    } else if (s.kind === "area") {
+      // a hatch (full-contrast lines) over a light tint: the area reads without colour
+      const id = `${patterns.prefix}-hatch-${++patterns.count}`;
+      const pat = add("pattern", { id, patternUnits: "userSpaceOnUse", width: 6, height: 6,
+                                   patternTransform: "rotate(45)" });
+      const ln = document.createElementNS(SVG_NS, "line");
+      for (const [k, v] of Object.entries({ x1: 0, y1: 0, x2: 0, y2: 6, style: `stroke: ${color}; stroke-width: 1.5` }))
+        ln.setAttribute(k, v);
+      pat.append(ln);
+      const top = s.xs.map((x, i) => `${X(x)},${Y(s.ys[i])}`);
+      const bottom = s.xs.map((x, i) => `${X(x)},${Y(s.y0s[i])}`).reverse();
+      const pts = top.concat(bottom).join(" ");
+      add("polygon", { points: pts, style: `fill: ${color}; fill-opacity: 0.12` });
+      add("polygon", { points: pts, fill: `url(#${id})` });
+    } else if (s.kind === "ratio") {
+      // a bracket at x: its outline reaches ys (the denominator), its filled part y0s
+      // (the numerator), so the filled share of the bracket is the ratio
+      const x = X(s.xs[0]), w = 14, top = Y(s.ys[0]), mid = Y(s.y0s[0]), base = Y(0);
+      add("rect", { class: "dcglab-ratio-whole", x: x - w / 2, y: top, width: w, height: base - top,
+                    style: `fill: none; stroke: ${color}; stroke-width: 2` });
+      add("rect", { class: "dcglab-ratio-part", x: x - w / 2, y: mid, width: w, height: base - mid,
+                    style: `fill: ${color}` });
+      if (s.text) add("text", { x: x + w / 2 + 3 > W - 90 ? x - w / 2 - 3 : x + w / 2 + 3, y: Math.max(m.t + 10, top - 4),
+                                "text-anchor": x + w / 2 + 3 > W - 90 ? "end" : "start", "font-size": 12,
+                                style: `fill: ${color}` }, s.text);
+    } else if (s.kind === "focus") {
+      // one point ringed and named: the value the ratio on another chart gives
+      if (s.ys[0] === null) return;
+      const x = X(s.xs[0]), y = Y(s.ys[0]);
+      add("circle", { class: "dcglab-focus", cx: x, cy: y, r: 7, style: `fill: none; stroke: ${color}; stroke-width: 3` });
+      if (s.text) add("text", { x: x > W - 90 ? x - 10 : x + 10, y: Math.max(m.t + 10, y - 10),
+                                "text-anchor": x > W - 90 ? "end" : "start", "font-size": 12,
+                                style: `fill: ${color}` }, s.text);
+    } else if (s.kind === "marker") {
+      const x = X(s.xs[0]);
+      add("line", { x1: x, y1: m.t, x2: x, y2: H - m.b,
+                    style: `stroke: ${color}; stroke-width: 1.5; stroke-dasharray: 3,2` });
+    } else {
+      // an undefined value (null) breaks the line: nothing is drawn there
+      let run = [];
+      const flush = () => {
+        if (run.length > 1 && !s.points) add("polyline", {
+          points: run.join(" "),
+          style: `fill: none; stroke: ${color}; stroke-width: 2; stroke-dasharray: ${s.dash || "none"}`,
+        });
+        run = [];
+      };
+      s.xs.forEach((x, i) => (s.ys[i] === null ? flush() : run.push(`${X(x)},${Y(s.ys[i])}`)));
+      flush();
+      const rad = s.big ? 5 : s.points ? 3.5 : 3;
+      const ring = `fill: none; stroke: ${color}; stroke-width: 2`;
+      if ((s.markers || s.points) && s.titles)
+        s.xs.forEach((x, i) => {
+          if (s.ys[i] === null) return;
+          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r: rad,
+                                    style: s.open && s.open[i] ? ring : `fill: ${color}` });
+          const t = document.createElementNS(SVG_NS, "title");
+          t.textContent = s.titles[i];
+          c.append(t);
+        });
+      else if (s.markers || s.points) {
+        // points without a tooltip: one path of circles per style (filled or open), so
+        // that hundreds of points are one element to draw and lay out
+        const dots = { filled: "", open: "" };
+        const r2 = 2 * rad;
+        s.xs.forEach((x, i) => {
+          if (s.ys[i] === null) return;
+          dots[s.open && s.open[i] ? "open" : "filled"] += `M${(X(x) - rad).toFixed(1)},${Y(s.ys[i]).toFixed(1)}`
+            + `a${rad},${rad} 0 1,0 ${r2},0a${rad},${rad} 0 1,0 ${-r2},0`;
+        });
+        if (dots.filled) add("path", { d: dots.filled, style: `fill: ${color}` });
+        if (dots.open) add("path", { d: dots.open, style: ring });
+      }
+    }
+  });
+  if (opts.tip) chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax });
+  const fig = h("figure", { class: "dcglab-figure" });
+  fig.append(svg);
+  const legend = h("ul", { class: "dcglab-legend", "aria-hidden": "true" });
+  series.forEach((s, j) => {
+    if (!s.label) return;
+    const li = h("li");
+    const kind = s.kind === "ratio" || s.kind === "focus" ? s.kind : s.points ? "point" : s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
+      : s.kind === "marker" ? "marker" : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash ? "dash" : "line";
+    const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
+    // a line's swatch is a piece of that line, with its dash pattern; a marker's is upright
+    if (kind === "line" || kind === "dash" || kind === "dot") sw.style.backgroundImage = dashImage(s.dash);
+    li.append(sw, document.createTextNode(s.label));
+    legend.append(li);
+  });
+  if (legend.childElementCount) fig.append(legend);
+  return fig;
+}

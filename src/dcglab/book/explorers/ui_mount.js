@@ -1,0 +1,319 @@
+// Mounting an explorer: predict-then-reveal, presets, the state in the URL and mount(),
+// which binds the controls to the model's traits. Concatenated after ui_strip.js (base.py's UI).
+
+// ---- predict, then reveal --------------------------------------------------------------
+// spec.predict: {question(state), choices: [..], apply(state) -> new state (optional),
+//                answer(before, after, state) -> one of choices,
+//                why(before, after, state, starting state) -> the one-line reason}
+function predictBox(p, ctx) {
+  const box = h("div", { class: "dcglab-predict", role: "group" });
+  const q = h("p", { class: "dcglab-predict-q" });
+  const buttons = h("div", { class: "dcglab-predict-choices" });
+  const verdict = h("p", { class: "dcglab-predict-verdict" });
+  box.append(q, buttons, verdict);
+  const start = ctx.state();
+  q.textContent = `Predict first: ${p.question(start)}`;
+  box.setAttribute("aria-label", "Predict, then reveal");
+  for (const choice of p.choices) {
+    const b = h("button", { type: "button", class: "dcglab-chip" }, choice);
+    b.addEventListener("click", () => {
+      const s0 = ctx.initial();
+      const before = ctx.compute(s0);
+      const s1 = p.apply ? p.apply(JSON.parse(JSON.stringify(s0))) : s0;
+      const after = ctx.compute(s1);
+      const right = p.answer(before, after, s1);
+      const mark = right === choice ? "✓ Right" : `✗ Not quite: ${right}`;
+      verdict.textContent = `${mark}. ${p.why(before, after, s1, s0)}`;
+      verdict.setAttribute("data-verdict", right === choice ? "right" : "wrong");
+      box.setAttribute("data-answered", choice);
+      if (p.apply) ctx.setAll(s1, p.said ? p.said(s1) : "");
+    });
+    buttons.append(b);
+  }
+  return box;
+}
+
+// Up, down or the same: how a result moved between two states.
+export function direction(before, after, key) {
+  const a = before[key], b = after[key];
+  if (a === null || b === null) return a === b ? "the same" : "undefined";
+  return b > a + 1e-12 ? "up" : b < a - 1e-12 ? "down" : "the same";
+}
+
+export const UP_DOWN = ["up", "down", "the same"];
+
+// ---- presets and the state in the URL ----------------------------------------------------
+// spec.presets(initial) -> [[label, state patch]]; the state of every explorer also lives
+// in the page address as #dcglab.<name>=<JSON>, so an exercise can link to a set-up state.
+function presetChips(presets, ctx) {
+  const box = h("div", { class: "dcglab-presets", role: "group", "aria-label": "Preset states" });
+  box.append(h("span", { class: "dcglab-presets-label" }, "Load:"));
+  for (const [label, patch] of presets) {
+    const b = h("button", { type: "button", class: "dcglab-chip" }, label);
+    b.addEventListener("click", () => ctx.setAll(Object.assign(ctx.state(), JSON.parse(JSON.stringify(patch))),
+      `Loaded ${label}.`));
+    box.append(b);
+  }
+  return box;
+}
+
+export function stateFromHash(name, hash) {
+  const key = `dcglab.${name}=`;
+  for (const part of (hash || "").replace(/^#/, "").split("&")) {
+    if (!part.startsWith(key)) continue;
+    try {
+      const v = JSON.parse(decodeURIComponent(part.slice(key.length)));
+      return v && typeof v === "object" && !Array.isArray(v) ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  return null;
+}
+
+// Keep only known parameters whose value has the type of the current one.
+function sanitize(patch, state, params) {
+  const out = {};
+  for (const p of params) {
+    if (!(p in patch)) continue;
+    const a = patch[p], b = state[p];
+    const ok = Array.isArray(b)
+      ? Array.isArray(a) && a.length === b.length && a.every((x) => Number.isInteger(x) && x >= 0 && x <= 9)
+      : typeof a === typeof b && (typeof a !== "number" || Number.isFinite(a));
+    if (ok) out[p] = a;
+  }
+  return out;
+}
+
+// Standard chips for an explorer whose ranking is the list parameter `list`.
+export function rankingPresets(s, list = "grades", gain = "linear") {
+  const g = s[list];
+  return [
+    ["worked example", { [list]: g.slice() }],
+    ["ideal order", { [list]: idealOrder(g, gain) }],
+    ["reverse", { [list]: idealOrder(g, gain).reverse() }],
+    ["all zeros", { [list]: g.map(() => 0) }],
+  ];
+}
+
+// spec: {name, title, params, controls(state), compute(state), draw(view, state, result),
+//        readouts(state, result) -> [[label, key, text]]}; optional: ranking (the rank
+//        strip, see rankView), predict (see predictBox), presets(initial) -> [[label, patch]].
+export function mount(model, el, spec) {
+  const readState = () => Object.fromEntries(spec.params.map((p) => [p, copy(model.get(p))]));
+  const initial = readState();
+  const root = h("div", { class: "dcglab-explorer", "data-explorer": spec.name, tabindex: "-1" });
+  const head = h("div", { class: "dcglab-head" });
+  const uid = `dcglab-${spec.name}-${Math.random().toString(36).slice(2, 8)}`;
+  const titleId = `${uid}-title`;
+  head.append(h("div", { class: "dcglab-title", id: titleId }, spec.title));
+  const tools = h("div", { class: "dcglab-tools" });
+  const link = h("a", { class: "dcglab-link", href: "#" }, "Link to this state");
+  const reset = h("button", { type: "button", class: "dcglab-reset" }, "Reset");
+  tools.append(link, reset);
+  head.append(tools);
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-labelledby", titleId);
+  const panel = h("div", { class: "dcglab-controls" });
+  let said = "";
+  const write = (c, value) => {
+    const state = readState();
+    writeInto(state, c.param, value);
+    clampState(state, controls);
+    setAll(state);
+  };
+  const setAll = (state, message = "") => {
+    said = message;
+    let changed = false;
+    for (const p of spec.params) {
+      if (state[p] !== model.get(p) && JSON.stringify(state[p]) !== JSON.stringify(model.get(p))) {
+        model.set(p, state[p]);
+        changed = true;
+      }
+    }
+    model.save_changes();
+    if (!changed && message) update();
+    // the message stays through the updates of every parameter set above
+    said = "";
+  };
+  const controls = spec.controls(initial).map((c) => makeControl(c, write));
+  // controls with a group (e.g. the grades as sliders, beside the rank strip) sit in an
+  // open disclosure after the others
+  const groups = new Map();
+  for (const c of controls) {
+    const g = c.control.group;
+    if (!g) { panel.append(c.row); continue; }
+    if (!groups.has(g)) {
+      const d = h("details", { class: "dcglab-group", open: "" });
+      d.append(h("summary", {}, g));
+      const inner = h("div", { class: "dcglab-controls" });
+      d.append(inner);
+      groups.set(g, inner);
+    }
+    groups.get(g).append(c.row);
+  }
+  const tunable = [...new Set(controls.map((c) => c.control.param.split(".")[0])
+    .concat(spec.ranking ? spec.editable || ["grades"] : []))];
+  const ctx = {
+    id: uid,
+    state: readState,
+    initial: () => copy(initial),
+    compute: (s) => computeOnce(s),
+    setAll: (s, message) => { clampState(s, controls); setAll(s, message); },
+    write: (param, value, message) => {
+      const s = readState();
+      s[param] = value;
+      clampState(s, controls);
+      setAll(s, message);
+    },
+  };
+  ctx.local = {};
+  ctx.refresh = () => update();
+  const rank = spec.ranking ? rankView(spec.ranking, ctx) : null;
+  reset.addEventListener("click", () => {
+    if (rank) rank.home();
+    setAll(Object.assign(readState(), copy(initial)), "Back to the starting state.");
+    root.focus({ preventScroll: true });
+  });
+  const view = h("div", { class: "dcglab-output" });
+  const live = h("div", { class: "dcglab-readouts", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  const saidEl = h("span", { class: "dcglab-said" });
+  root.append(head);
+  if (spec.predict) root.append(predictBox(spec.predict, ctx));
+  if (spec.presets) root.append(presetChips(spec.presets(copy(initial)), ctx));
+  if (rank) root.append(rank.el);
+  root.append(panel, ...Array.from(groups.values(), (inner) => inner.parentElement), view, live);
+  el.append(root);
+  // The picture (the rank strip, else the charts) comes first and stays at the top of a
+  // narrow screen while the controls below it are used (styles.css); controls scroll
+  // into view below it, by its height.
+  const picture = rank ? rank.el : view;
+  picture.classList.add("dcglab-picture");
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(([e]) => {
+      root.style.setProperty("--dcglab-picture-h", `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height)}px`);
+      // a picture cut to half the screen scrolls on its own: then it takes the focus too
+      const scrolls = picture.scrollHeight > picture.clientHeight + 1;
+      if (scrolls === picture.hasAttribute("tabindex")) return;
+      if (scrolls) {
+        picture.setAttribute("tabindex", "0");
+        picture.setAttribute("role", "region");
+        picture.setAttribute("aria-label", `${spec.title}: the picture (scrolls)`);
+      } else ["tabindex", "role", "aria-label"].forEach((a) => picture.removeAttribute(a));
+    }).observe(picture);
+  }
+  // the width charts are drawn for, kept current by a ResizeObserver (no layout read per step)
+  let width = Math.max(280, root.clientWidth - 24 || 420);
+  if (typeof ResizeObserver !== "undefined") {
+    let last = width;
+    new ResizeObserver(([e]) => {
+      const w = Math.max(280, Math.round(e.contentRect.width));
+      if (Math.abs(w - last) > 8) { last = w; width = w; update(); }
+    }).observe(view);
+  }
+  let items = [];
+  // Results of recent states (a slider dragged back and forth, chapter 5's orderings).
+  const memo = new Map();
+  const computeOnce = (state) => {
+    const key = JSON.stringify(tunable.map((p) => state[p]));
+    if (!memo.has(key)) {
+      if (memo.size >= 64) memo.delete(memo.keys().next().value);
+      memo.set(key, spec.compute(state));
+    }
+    return memo.get(key);
+  };
+  // JSON.stringify(state), with the JSON of the parameters no control changes kept
+  const fixedJson = new Map();
+  const stateJson = (state) => "{" + spec.params.map((p) => {
+    if (tunable.includes(p)) return `${JSON.stringify(p)}:${JSON.stringify(state[p])}`;
+    if (!fixedJson.has(p)) fixedJson.set(p, JSON.stringify(state[p]));
+    return `${JSON.stringify(p)}:${fixedJson.get(p)}`;
+  }).join(",") + "}";
+  const update = () => {
+    const state = readState();
+    for (const c of controls) c.sync(state);
+    const same = tunable.every((p) => JSON.stringify(state[p]) === JSON.stringify(initial[p]));
+    reset.disabled = same;
+    const result = computeOnce(state);
+    if (rank) rank.update(state, result);
+    if (spec.update) spec.update(view, state, result, ctx);
+    else {
+      const fresh = h("div", { class: "dcglab-output" });
+      available = width;
+      patterns = { prefix: uid, count: 0 };
+      spec.draw(fresh, state, result, ctx);
+      morph(view, fresh);
+    }
+    const rows = spec.readouts(state, result);
+    if (items.length !== rows.length) {
+      live.replaceChildren(saidEl);
+      items = rows.map(([, key]) => {
+        const item = h("span", { class: "dcglab-readout" });
+        const label = h("span", { class: "dcglab-readout-label" });
+        const out = h("span", { class: "dcglab-readout-value", "data-out": key });
+        item.append(label, " ", out);
+        live.append(item, " ");
+        return { label, out };
+      });
+    }
+    saidEl.textContent = said;
+    rows.forEach(([label, key, text], i) => {
+      if (items[i].label.textContent !== label) items[i].label.textContent = label;
+      items[i].out.setAttribute("data-out", key);
+      if (items[i].out.textContent !== text) items[i].out.textContent = text;
+    });
+    const patch = Object.fromEntries(tunable.map((p) => [p, state[p]]));
+    link.setAttribute("href", `#dcglab.${spec.name}=${encodeURIComponent(JSON.stringify(patch))}`);
+    root.setAttribute("data-state", stateJson(state));
+    root.setAttribute("data-result", JSON.stringify(result));
+  };
+  // A state set from a kernel may break a dependent range: clamp it once, like a slider would.
+  const fixed = clampState(readState(), controls);
+  if (JSON.stringify(fixed) !== JSON.stringify(readState())) setAll(fixed);
+  // Parameters without a control (data) change only from a kernel: forget old results
+  // and their JSON (written once, not at every step).
+  const forget = () => { memo.clear(); fixedJson.clear(); };
+  const fixedParams = spec.params.filter((p) => !tunable.includes(p));
+  for (const p of fixedParams) model.on(`change:${p}`, forget);
+  model.on("change", update);
+  update();
+  // A state in the page address (a "load into the explorer" link) applies at mount and
+  // whenever the address changes, e.g. when a link in the text is followed; then the
+  // explorer scrolls into view and takes the focus.
+  const loadHash = () => {
+    const fromUrl = stateFromHash(spec.name, location.hash);
+    const patch = fromUrl ? sanitize(fromUrl, readState(), tunable) : {};
+    if (!Object.keys(patch).length) return false;
+    setAll(clampState(Object.assign(readState(), patch), controls), "Loaded the state in the link.");
+    return true;
+  };
+  const onHash = () => {
+    if (!loadHash()) return;
+    root.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    root.focus({ preventScroll: true });
+  };
+  // a link to the address already shown fires no hashchange: load its state again
+  const onClick = (ev) => {
+    const a = ev.target.closest ? ev.target.closest('a[href^="#dcglab."]') : null;
+    if (a && !root.contains(a) && a.hash === location.hash) onHash();
+  };
+  const hasWindow = typeof window !== "undefined" && typeof location !== "undefined";
+  if (hasWindow) {
+    loadHash();
+    window.addEventListener("hashchange", onHash);
+    document.addEventListener("click", onClick);
+  }
+  return () => {
+    if (hasWindow) {
+      window.removeEventListener("hashchange", onHash);
+      document.removeEventListener("click", onClick);
+    }
+    model.off("change", update);
+    for (const p of fixedParams) model.off(`change:${p}`, forget);
+  };
+}
+
+// The module an explorer's file exports: anywidget calls render() for each view.
+export function explorer(spec) {
+  return { render: ({ model, el }) => mount(model, el, spec) };
+}

@@ -1,0 +1,376 @@
+// The rank strip of the explorers, concatenated after ui.js (base.py's UI).
+
+// ---- the rank strip --------------------------------------------------------------------
+// One picture of a ranking, shared by the chapters: each rank is a column whose outlined
+// bar is the gain and whose filled part is gain x discount (the hatched rest is what the
+// discount takes away). Ranks after the cutoff k are drawn muted. The ideal ranking (or
+// any other read-only list) is a second strip on the same scale, and the totals are two
+// stacks of the filled parts, so the ratio of their heights is nDCG. Cards of an editable
+// strip move by drag or by keyboard and take a grade by a click at a height or a digit.
+// The elements are kept between updates and animated to their new place and height,
+// with a faint ghost line where each filled part was before.
+
+const BAR_PX = 96;
+
+function reducedMotion() {
+  return typeof window !== "undefined" && window.matchMedia
+    && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function animateFrom(el, frames, ms = 240) {
+  if (!reducedMotion() && el.animate) el.animate(frames, { duration: ms, easing: "ease-out" });
+}
+
+// A list with the entry at `from` moved to `to` (the others keep their order).
+export function moved(list, from, to) {
+  const out = list.slice();
+  const [x] = out.splice(from, 1);
+  out.splice(to, 0, x);
+  return out;
+}
+
+// A list with the entries at i and j exchanged.
+export function swapped(list, i, j) {
+  const out = list.slice();
+  [out[i], out[j]] = [out[j], out[i]];
+  return out;
+}
+
+export function gainLabel(g, gain) {
+  const v = gainValue(g, gain);
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
+
+// Put the cards in `order` into `strip`, moving only the cards out of place and never
+// `held` (the focused card, which would lose the focus if it were taken out of the
+// document and put back): a card taken out and put back is laid out anew.
+function placeAround(strip, order, held) {
+  const at = order.indexOf(held);
+  for (let i = 0; i < at; i++)
+    if (strip.children[i] !== order[i].card) strip.insertBefore(order[i].card, strip.children[i]);
+  for (let i = at + 1; i < order.length; i++)
+    if (order[i - 1].card.nextSibling !== order[i].card) order[i - 1].card.after(order[i].card);
+}
+
+// spec.ranking(state, result) -> {
+//   rows: [{key, title, grades, list (param edited, for an editable strip), marks (class per rank),
+//           k (this row's cutoff, null for none; else the view's k),
+//           unranked (documents in no ranking: labelled d1, d2, ..., each bar its whole gain)}],
+//   gain, discount (null: no discount, the filled part is the whole gain), k, max (top grade),
+//   totals: [{row, label}] (stacks of the filled parts of the top k), ratio: text under them }
+function rowCut(row, v) {
+  return "k" in row ? row.k : v.k;
+}
+
+function rankView(spec, ctx) {
+  const box = h("div", { class: "dcglab-rank" });
+  const rowsBox = h("div", { class: "dcglab-rank-rows" });
+  const totalsBox = h("div", { class: "dcglab-totals" });
+  box.append(rowsBox, totalsBox);
+  const rows = new Map();
+  const helpId = `${ctx.id}-help`;
+  let totalsEls = [];
+  let kinds = {};
+  const legend = h("p", { class: "dcglab-help" });
+  let ratioEl = null;
+
+  function makeRow(row) {
+    const wrap = h("div", { class: "dcglab-strip-row" });
+    const title = h("div", { class: "dcglab-strip-title" });
+    const cls = ["dcglab-strip", row.list ? "dcglab-editable" : "", row.kind ? `dcglab-strip-${row.kind}` : ""];
+    const strip = h("div", { class: cls.filter(Boolean).join(" ") });
+    wrap.append(title, strip);
+    if (row.list) {
+      strip.setAttribute("role", "group");
+      strip.setAttribute("aria-label", row.title);
+    } else {
+      strip.setAttribute("role", "img");
+    }
+    rowsBox.append(wrap);
+    return { wrap, title, strip, cards: [], list: row.list };
+  }
+
+  function makeCard(r, editable) {
+    const card = h(editable ? "button" : "div", { class: "dcglab-card" });
+    if (editable) {
+      card.setAttribute("type", "button");
+      card.setAttribute("aria-describedby", helpId);
+    }
+    const area = h("span", { class: "dcglab-bar-area" });
+    const bar = h("span", { class: "dcglab-bar" });
+    const fill = h("span", { class: "dcglab-fill" });
+    const ghost = h("span", { class: "dcglab-ghost" });
+    area.append(bar, fill, ghost);
+    const grade = h("span", { class: "dcglab-card-grade" });
+    const rank = h("span", { class: "dcglab-card-rank" });
+    // a card's accessible name is its text: the visible grade and rank, then a fuller
+    // description for screen readers (so the name contains what is seen)
+    const sr = h("span", { class: "dcglab-sr" });
+    // the numbers of the rank, shown on hover and keyboard focus (styles.css); the same
+    // text is in the card's name, so the tip itself is hidden from screen readers
+    const tip = h("span", { class: "dcglab-tip", "aria-hidden": "true" });
+    card.append(area, grade, rank, sr, tip);
+    const c = { card, area, bar, fill, ghost, grade, rank, sr, tip, fillPx: null, barPx: null };
+    if (editable) bindCard(r, c);
+    return c;
+  }
+
+  // Keyboard, pointer and click handling of one editable card.
+  function bindCard(r, c) {
+    const index = () => r.cards.indexOf(c);
+    c.card.addEventListener("keydown", (ev) => {
+      const i = index(), n = r.cards.length, s = ctx.state();
+      const g = s[r.list][i];
+      let handled = true;
+      if (ev.key === "ArrowLeft" && i > 0) move(r, i, i - 1);
+      else if (ev.key === "ArrowRight" && i < n - 1) move(r, i, i + 1);
+      else if (ev.key === "Home" && i > 0) move(r, i, 0);
+      else if (ev.key === "End" && i < n - 1) move(r, i, n - 1);
+      else if (ev.key === "ArrowUp" && g < ctx.max) setGrade(r, i, g + 1);
+      else if (ev.key === "ArrowDown" && g > 0) setGrade(r, i, g - 1);
+      else if (/^[0-9]$/.test(ev.key) && Number(ev.key) <= ctx.max) setGrade(r, i, Number(ev.key));
+      else handled = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key);
+      if (handled) ev.preventDefault();
+    });
+    let drag = null;
+    c.card.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0) return;
+      drag = { x: ev.clientX, y: ev.clientY, moving: false, id: ev.pointerId };
+      c.card.setPointerCapture?.(ev.pointerId);
+    });
+    c.card.addEventListener("pointermove", (ev) => {
+      if (!drag) return;
+      const dx = ev.clientX - drag.x;
+      if (!drag.moving && Math.abs(dx) < 8) return;
+      drag.moving = true;
+      c.card.classList.add("dcglab-dragging");
+      c.card.style.transform = `translateX(${dx}px)`;
+      const to = dropIndex(r, ev.clientX);
+      r.cards.forEach((o, j) => o.card.classList.toggle("dcglab-drop", j === to && o !== c));
+    });
+    const end = (ev, cancelled) => {
+      if (!drag) return;
+      const d = drag;
+      drag = null;
+      c.card.classList.remove("dcglab-dragging");
+      c.card.style.transform = "";
+      r.cards.forEach((o) => o.card.classList.remove("dcglab-drop"));
+      if (cancelled) return;
+      const i = index();
+      if (d.moving) {
+        const to = dropIndex(r, ev.clientX);
+        if (to !== i) move(r, i, to);
+      } else {
+        const g = gradeAt(c, ev.clientY);
+        if (g !== null && g !== ctx.state()[r.list][i]) setGrade(r, i, g);
+      }
+    };
+    c.card.addEventListener("pointerup", (ev) => end(ev, false));
+    c.card.addEventListener("pointercancel", (ev) => end(ev, true));
+  }
+
+  // The rank whose column centre is nearest to a pointer's x.
+  function dropIndex(r, x) {
+    let best = 0, dist = Infinity;
+    r.cards.forEach((o, j) => {
+      const b = o.card.getBoundingClientRect();
+      const d = Math.abs(b.left + b.width / 2 - x);
+      if (d < dist) { dist = d; best = j; }
+    });
+    return best;
+  }
+
+  // The grade whose gain level (on the strip's scale) is nearest to a click's height;
+  // null for a click below the bar area (on the labels).
+  function gradeAt(c, y) {
+    const b = c.area.getBoundingClientRect();
+    if (y > b.bottom + 2) return null;
+    const up = b.bottom - y;
+    let best = 0, dist = Infinity;
+    for (let g = 0; g <= ctx.max; g++) {
+      const d = Math.abs(gainValue(g, ctx.gain) * ctx.scale - up);
+      if (d < dist) { dist = d; best = g; }
+    }
+    return best;
+  }
+
+  function move(r, from, to) {
+    const s = ctx.state();
+    const list = s[r.list];
+    r.ids = moved(r.ids, from, to);
+    r.focus = r.ids[to];
+    ctx.write(r.list, moved(list, from, to),
+      `Moved the grade-${list[from]} document from rank ${from + 1} to rank ${to + 1}.`);
+  }
+
+  function setGrade(r, i, g) {
+    const list = ctx.state()[r.list].slice();
+    list[i] = g;
+    r.focus = r.ids[i];
+    ctx.write(r.list, list, `Rank ${i + 1} now has grade ${g}.`);
+  }
+
+  function update(state, result) {
+    const v = spec(state, result, ctx);
+    box.hidden = v.rows.length === 0;
+    if (box.hidden) return;
+    const disc = v.discount;
+    const max = v.max ?? 3;
+    const n = Math.max(...v.rows.map((row) => row.grades.length));
+    const w = disc ? weights(n, disc) : new Array(n).fill(1);
+    const top = gainValue(max, v.gain) * Math.max(1, ...w);
+    ctx.max = max;
+    ctx.gain = v.gain;
+    ctx.scale = BAR_PX / (top || 1);
+    const seen = new Set();
+    const fills = {};
+    for (const row of v.rows) {
+      seen.add(row.key);
+      if (!rows.has(row.key)) rows.set(row.key, makeRow(row));
+      const r = rows.get(row.key);
+      setText(r.title, row.title);
+      fills[row.key] = drawRow(r, row, v, w);
+    }
+    for (const [key, r] of rows) if (!seen.has(key)) { r.wrap.remove(); rows.delete(key); }
+    help.hidden = !v.rows.some((row) => row.list);
+    kinds = Object.fromEntries(v.rows.map((row) => [row.key, row.kind || "system"]));
+    // the legend names the cutoff's marks only when some rank lies after k
+    const cut = v.rows.some((row) => (rowCut(row, v) ?? row.grades.length) < row.grades.length);
+    setText(legend, v.legend ?? (v.discount
+      ? "Outlined bar: the gain. Filled: gain × discount, what the rank adds to DCG. Hatched: what the discount takes away."
+        + (cut ? " Dashed and grey: after the cutoff k." : "") + " Dotted line: the filled height before your last change."
+      : `Each bar is a gain.${cut ? " Dashed and grey: after the cutoff k, not counted." : ""}`));
+    drawTotals(v, fills);
+  }
+
+  function drawRow(r, row, v, w) {
+    const g = row.grades, n = g.length, k = Math.min(rowCut(row, v) ?? n, n);
+    const editable = Boolean(row.list);
+    if (r.all === undefined || r.all.length !== n) {
+      (r.all || []).forEach((c) => c.card.remove());
+      r.all = Array.from({ length: n }, () => makeCard(r, editable));
+      r.ids = r.all.map((_, i) => i);
+    }
+    // cards follow their document: a move permutes r.ids before the state changes
+    const order = r.ids.map((id) => r.all[id]);
+    // a move is drawn without reading the layout: the cards' old ranks and the column
+    // pitch (measured by a ResizeObserver after a layout) give each card's slide
+    const reorder = r.drawn !== undefined && r.ids.some((id, i) => r.drawn[i] !== id);
+    const was = reorder ? new Map(r.drawn.map((id, i) => [id, i])) : null;
+    r.drawn = r.ids.slice();
+    if (!r.sizer && typeof ResizeObserver !== "undefined") {
+      r.sizer = new ResizeObserver(() => { if (r.cards.length) r.pitch = r.cards[0].card.offsetWidth + 2; });
+      r.sizer.observe(r.strip);
+    }
+    const focused = document.activeElement;
+    const held = order.find((c) => c.card === focused);
+    if (held && reorder) placeAround(r.strip, order, held);
+    else order.forEach((c, i) => {
+      if (r.strip.children[i] !== c.card) r.strip.insertBefore(c.card, r.strip.children[i] || null);
+    });
+    r.cards = order;
+    const want = r.focus !== undefined ? r.all[r.focus].card : held ? focused : null;
+    if (want && document.activeElement !== want) want.focus({ preventScroll: true });
+    r.focus = undefined;
+    const parts = [];
+    const labels = [];
+    order.forEach((c, i) => {
+      // an unranked row (documents no ranking placed) has no discount: the bar is its gain
+      const gain = gainValue(g[i], v.gain), dg = row.unranked ? gain : gain * w[i];
+      const barPx = gain * ctx.scale, fillPx = dg * ctx.scale;
+      const below = i >= k;
+      if (!below) parts.push(dg);
+      const cls = ["dcglab-card", below ? "dcglab-below" : "", i === k && k < n ? "dcglab-cut" : "",
+        g[i] === 0 ? "dcglab-zero" : "", (row.marks && row.marks[i]) || ""].filter(Boolean).join(" ");
+      if (c.card.className !== cls) c.card.className = cls;
+      if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
+      if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
+      const still = c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
+      if (!still) setStyle(c.ghost, "bottom", `${c.fillPx}px`);
+      if (c.ghost.hidden !== still) c.ghost.hidden = still;
+      setStyle(c.bar, "height", `${barPx}px`);
+      setStyle(c.fill, "height", `${fillPx}px`);
+      c.barPx = barPx;
+      c.fillPx = fillPx;
+      const gl = v.gain === "linear" ? "" : ` → ${gainLabel(g[i], v.gain)}`;
+      setText(c.grade, `${g[i]}${gl}`);
+      setText(c.rank, row.unranked ? `d${i + 1}` : `#${i + 1}`);
+      const what = (row.unranked ? `document d${i + 1}, not ranked` : `rank ${i + 1}`)
+        + `: grade ${g[i]}, gain ${gainLabel(g[i], v.gain)}`
+        + (v.discount && !row.unranked ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
+        + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
+      if (editable) setText(c.sr, `, ${what}`);
+      setText(c.tip, what.charAt(0).toUpperCase() + what.slice(1));
+      labels.push(what);
+    });
+    const name = `${row.title}. ${labels.join("; ")}`;
+    if (!editable && r.strip.getAttribute("aria-label") !== name) r.strip.setAttribute("aria-label", name);
+    // slide moved cards from where they were
+    if (reorder && r.pitch) order.forEach((c, i) => {
+      const dx = (was.get(r.ids[i]) - i) * r.pitch;
+      if (dx !== 0) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
+    });
+    return parts;
+  }
+
+  function drawTotals(v, fills) {
+    const totals = v.totals || [];
+    totalsBox.hidden = totals.length === 0;
+    if (!totals.length) return;
+    const sums = totals.map((t) => (fills[t.row] || []).reduce((a, b) => a + b, 0));
+    const top = Math.max(1e-12, ...sums);
+    while (totalsEls.length < totals.length) {
+      const col = h("div", { class: "dcglab-total", role: "img" });
+      const stack = h("span", { class: "dcglab-stack" });
+      const ghost = h("span", { class: "dcglab-ghost" });
+      const label = h("span", { class: "dcglab-total-label" });
+      const value = h("span", { class: "dcglab-total-value" });
+      stack.append(ghost);
+      col.append(stack, label, value);
+      totalsBox.insertBefore(col, ratioEl);
+      totalsEls.push({ col, stack, ghost, label, value, segs: [], px: null });
+    }
+    if (!ratioEl) {
+      ratioEl = h("p", { class: "dcglab-ratio" });
+      totalsBox.append(ratioEl);
+    }
+    totals.forEach((t, j) => {
+      const e = totalsEls[j];
+      const parts = fills[t.row] || [];
+      const scale = BAR_PX / top;
+      while (e.segs.length < parts.length) {
+        const seg = h("span", { class: "dcglab-seg" });
+        e.stack.append(seg);
+        e.segs.push(seg);
+      }
+      e.segs.forEach((seg, i) => {
+        if (seg.hidden !== i >= parts.length) seg.hidden = i >= parts.length;
+        if (i < parts.length) setStyle(seg, "height", `${parts[i] * scale}px`);
+      });
+      const px = sums[j] * scale;
+      if (e.px !== null && Math.abs(e.px - px) > 0.5) {
+        animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
+        e.ghost.hidden = false;
+        setStyle(e.ghost, "bottom", `${e.px}px`);
+      } else if (!e.ghost.hidden) e.ghost.hidden = true;
+      setStyle(e.stack, "height", `${px}px`);
+      e.px = px;
+      setText(e.label, t.label);
+      setText(e.value, fmt(sums[j]));
+      const cls = `dcglab-total dcglab-total-${kinds[t.row]}`;
+      if (e.col.className !== cls) e.col.className = cls;
+      const name = `${t.label} = ${fmt(sums[j])}`;
+      if (e.col.getAttribute("aria-label") !== name) e.col.setAttribute("aria-label", name);
+    });
+    totalsEls.forEach((e, j) => { if (e.col.hidden !== j >= totals.length) e.col.hidden = j >= totals.length; });
+    setText(ratioEl, v.ratio || "");
+  }
+
+  const help = h("p", { class: "dcglab-help", id: helpId },
+    "Drag a card to another rank, or focus it and press ← or → to move it; "
+    + "click a bar at a height, or press a digit or ↑ ↓, to set its grade.");
+  box.prepend(help, legend);
+  // Reset puts every card back where it started.
+  const home = () => { for (const r of rows.values()) if (r.ids) r.ids = r.ids.map((_, i) => i); };
+  return { el: box, update, home };
+}

@@ -1,0 +1,61 @@
+"""dcglab.batch.blocks: the padded row layout, row blocks and chunk-aware gathers."""
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import dcglab.batch.blocks as blocks
+import dcglab.batch.codes as codes
+
+
+@pytest.mark.parametrize("order", ["sorted", "shuffled", "repeated", "empty"])
+@pytest.mark.parametrize("n_chunks", [1, 2, 7])
+def test_gather_across_chunks_is_polars_gather(order, n_chunks):
+    rng = np.random.default_rng(n_chunks)
+    parts = [pl.Series([f"d{i}-{j}" for j in range(rng.integers(1, 30))]) for i in range(n_chunks)]
+    values = pl.concat(parts, rechunk=False)
+    assert values.n_chunks() == n_chunks
+    rows = {
+        "sorted": np.sort(rng.choice(len(values), len(values) // 2, replace=False)),
+        "shuffled": rng.permutation(len(values)),
+        "repeated": rng.integers(0, len(values), 3 * len(values)),
+        "empty": np.zeros(0, dtype=np.int64),
+    }[order]
+    assert codes.gather(values, rows).to_list() == values.gather(rows).to_list()
+
+
+@given(st.integers(0, 60), st.integers(0, 9), st.sampled_from([1, 4, 7, 64]))
+def test_row_blocks_cover_every_row_once_about_a_block_each(n, w, block):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(blocks, "BLOCK", block)
+        got = blocks.row_blocks((n, w))
+    rows = [i for s in got for i in range(s.start, s.stop)]
+    assert rows == list(range(n))
+    step = max(1, block // max(w, 1))
+    assert all(0 < s.stop - s.start <= step for s in got)
+
+
+@pytest.mark.parametrize("block", [1, 5, blocks.BLOCK])
+def test_take_in_rows_is_take_along_axis(monkeypatch, block):
+    monkeypatch.setattr(blocks, "BLOCK", block)
+    rng = np.random.default_rng(block)
+    values = rng.random((13, 6))
+    columns = rng.integers(0, 6, (13, 4))
+    got = blocks.take_in_rows(values, columns)
+    assert got.tolist() == np.take_along_axis(values, columns, axis=1).tolist()
+
+
+@pytest.mark.parametrize(
+    "ids, length",
+    [
+        (["q1", "q1", "q2", "q2", "q0", "q0"], 2),
+        (["q1", "q2", "q3"], 1),
+        (["q1", "q1", "q2"], None),  # unequal blocks
+        (["q1", "q2", "q1", "q2"], None),  # equal lengths, but q1 is two blocks
+        ([], None),
+    ],
+)
+def test_equal_blocks_is_the_common_length_of_one_block_per_id(ids, length):
+    assert blocks.equal_blocks(pl.Series(ids, dtype=pl.String)) == length

@@ -1,0 +1,42 @@
+"""The notebooks' one-call report of a number: what is glued is what is printed."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dcglab.book import report
+
+
+@pytest.fixture
+def glued(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """The values the report functions glue, by name, instead of myst_nb's store."""
+    store: dict[str, object] = {}
+    monkeypatch.setattr(report, "glue", lambda name, value: store.__setitem__(name, value))
+    return store
+
+
+def test_show_glues_the_value_and_prints_it_rounded(glued, capsys) -> None:
+    report.show("ch_x", 2 / 3, "x")
+    assert glued == {"ch_x": 2 / 3}
+    assert capsys.readouterr().out == "x = 0.667\n"
+
+
+def test_show_all_glues_each_value_and_prints_one_line(glued, capsys) -> None:
+    report.show_all([("a", "A", 0.25), ("b", "B", 3)], digits=2)
+    assert glued == {"a": 0.25, "b": 3}
+    assert capsys.readouterr().out == "A = 0.25, B = 3\n"
+
+
+def test_show_table_glues_every_cell_under_its_row_and_column(glued, capsys) -> None:
+    table = pd.DataFrame({"k": [1, 2], "DCG": [1.0, 1.5], "nDCG": [0.5, 0.75]})
+    report.show_table(table, "t_{column}{row}", "k")
+    assert glued == {"t_dcg1": 1.0, "t_ndcg1": 0.5, "t_dcg2": 1.5, "t_ndcg2": 0.75}
+    assert capsys.readouterr().out.splitlines()[1].split() == ["1", "1.000", "0.500"]
+
+
+def test_show_table_names_columns_as_asked(glued, capsys) -> None:
+    table = pd.DataFrame({"rank": [2], "1/log2(i+1)": [0.63]})
+    report.show_table(table, "w{row}_{column}", "rank", columns={"1/log2(i+1)": "log"})
+    assert glued == {"w2_log": 0.63}
+    assert "1/log2(i+1)" in capsys.readouterr().out

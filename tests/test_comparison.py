@@ -1,0 +1,135 @@
+"""dcglab.comparison: statistics against scipy and ranx, missing queries, formats."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from workloads import COMPARE_QUERIES, compare_run, compare_workload
+
+from dcglab import significance
+from dcglab.batch import evaluate
+from dcglab.comparison import compare, compare_scores, discriminative_power, swap_rates
+
+
+@pytest.fixture(scope="module")
+def three():
+    return compare_workload()
+
+
+def test_pairs_match_scipy_on_the_per_query_values(three):
+    qrels, runs = three
+    c = compare(qrels, runs, ["ndcg_cut.10", "ndcg_cut.5"], n_resamples=2_000, seed=7)
+    assert len(c.pairs) == 6
+    for row in c.pairs.itertuples():
+        a = evaluate(qrels, runs[row.run_a], [row.measure], zero_idcg="error").per_query.iloc[:, 0]
+        b = evaluate(qrels, runs[row.run_b], [row.measure], zero_idcg="error").per_query.iloc[:, 0]
+        a, b = a.to_numpy(), b.to_numpy()
+        ref = stats.ttest_rel(a, b)
+        ci = ref.confidence_interval(0.95)
+        boot = stats.bootstrap((a - b,), np.mean, n_resamples=2_000, method="percentile",
+                               rng=np.random.default_rng(7)).confidence_interval  # fmt: skip
+        expected = {
+            "queries": 25, "mean_a": a.mean(), "mean_b": b.mean(), "difference": np.mean(a - b),
+            "t": ref.statistic, "p_t": ref.pvalue, "t_low": ci.low, "t_high": ci.high,
+            "boot_low": boot.low, "boot_high": boot.high,
+            "d_z": np.mean(a - b) / np.std(a - b, ddof=1),
+        }  # fmt: skip
+        for key, value in expected.items():
+            assert getattr(row, key) == pytest.approx(value, rel=1e-12, abs=1e-15), key
+        rand = significance.randomization_test(a, b, n_resamples=2_000, seed=7)
+        assert row.p_rand == rand.pvalue
+    for m, block in c.pairs.groupby("measure", sort=False):
+        assert block["p_t_holm"].tolist() == significance.holm(block["p_t"]).tolist()
+        x = c.scores[m][["bm25", "tfidf", "bim"]].to_numpy().T
+        tukey = significance.randomised_tukey_hsd(x, 2_000, 7)
+        assert block["p_tukey"].tolist() == [tukey[0, 1], tukey[0, 2], tukey[1, 2]]
+    assert c.means.loc["bm25", "ndcg_cut_10"] == pytest.approx(
+        evaluate(qrels, runs["bm25"], ["ndcg_cut.10"]).means()["ndcg_cut_10"], rel=1e-12
+    )
+
+
+def test_seeded_and_independent_of_row_order(three):
+    qrels, runs = three
+    first = compare(qrels, runs, n_resamples=500, seed=3)
+    shuffled = {k: v.sample(frac=1.0, random_state=5) for k, v in runs.items()}
+    again = compare(qrels.sample(frac=1.0, random_state=6), shuffled, n_resamples=500, seed=3)
+    pd.testing.assert_frame_equal(first.pairs, again.pairs)
+    other_seed = compare(qrels, runs, n_resamples=500, seed=4)
+    assert not first.pairs["boot_low"].equals(other_seed.pairs["boot_low"])
+
+
+def test_missing_queries_follow_the_stated_rule(three):
+    qrels, runs = three
+    short = {"full": runs["bm25"], "short": compare_run(4, 0.2, COMPARE_QUERIES[:-2])}
+    zero = compare(qrels, short, n_resamples=200)
+    assert zero.settings["queries"] == 25 and zero.settings["missing"] == "zero"
+    assert zero.scores["ndcg_cut_10"].loc[COMPARE_QUERIES[-2:], "short"].tolist() == [0.0, 0.0]
+    kept = compare(qrels, short, missing="intersect", n_resamples=200)
+    assert kept.settings["queries"] == 23 and kept.settings["dropped"] == COMPARE_QUERIES[-2:]
+    with pytest.raises(ValueError, match=r"2 queries are not scored by every run \(query 'q23'"):
+        compare(qrels, short, missing="error")
+
+
+def test_compare_scores_refuses_unmatched_input():
+    a = pd.DataFrame({"m": [0.1, 0.5, 0.3]}, index=["q1", "q2", "q3"])
+    b = pd.DataFrame({"m": [0.2, 0.1, np.nan]}, index=["q1", "q2", "q3"])
+    with pytest.raises(ValueError, match="query 'q3' not by 'b'"):
+        compare_scores({"a": a, "b": b})
+    assert compare_scores({"a": a, "b": b}, missing="intersect").settings["dropped"] == ["q3"]
+    with pytest.raises(ValueError, match="has measures"):
+        compare_scores({"a": a, "b": a.rename(columns={"m": "other"})})
+    with pytest.raises(ValueError, match="must be a DataFrame"):
+        compare_scores({"a": a, "b": [0.1, 0.2]})
+    with pytest.raises(ValueError, match="same difference"):
+        compare_scores({"a": a, "b": a})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"runs": {"only": None}}, "at least 2 runs"),
+        ({"missing": "drop"}, "missing must be one of zero, intersect, error"),
+        ({"runs": "a.run"}, "runs must be a mapping"),
+    ],
+)
+def test_bad_arguments_are_named(three, kwargs, message):
+    qrels, runs = three
+    args = {"runs": runs, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        compare(qrels, **args)
+
+
+def test_discriminative_power():
+    assert discriminative_power([0.01, 0.2, 0.04, 0.5]) == 0.5
+    assert discriminative_power([0.01, 0.2], alpha=0.001) == 0.0
+    with pytest.raises(ValueError, match="pvalues"):
+        discriminative_power([])
+
+
+def test_swap_rates_count_opposite_signs():
+    rng = np.random.default_rng(0)
+    far = np.vstack([rng.random(40) + 5, rng.random(40)])  # system 0 always far ahead
+    table = swap_rates(far, 10, [0, 1, 10], n_splits=50)
+    assert table["pairs"].tolist() == [0, 50] and table["swaps"].tolist() == [0, 0]
+    same = np.vstack([rng.random(40), rng.random(40)])  # equally good: swaps are common
+    rates = swap_rates(same, 10, [0, 1], n_splits=400)
+    assert 0.25 < rates["swap_rate"][0] < 0.75
+    with pytest.raises(ValueError, match="size must be an integer from 1 to 20"):
+        swap_rates(same, 21, [0, 1])
+
+
+@pytest.mark.slow  # ranx compiles its numba kernels on first use
+def test_agrees_with_ranx_where_ranx_has_the_test(three):
+    """ranx's paired t-test is scipy's (exact); its Fisher randomization test samples
+    permutations with its own generator, so it agrees within sampling error."""
+    st = pytest.importorskip("ranx.statistical_tests")
+    qrels, runs = three
+    c = compare(qrels, runs, ["ndcg_cut.10"], n_resamples=20_000)
+    frame = c.scores["ndcg_cut_10"]
+    for row in c.pairs.itertuples():
+        a, b = frame[row.run_a].to_numpy(), frame[row.run_b].to_numpy()
+        p_t, _ = st.paired_student_t_test(a, b)
+        assert row.p_t == pytest.approx(p_t, rel=1e-12)
+        p_rand, _ = st.fisher_randomization_test(a, b, n_permutations=20_000)
+        se = np.sqrt(p_rand * (1 - p_rand) / 20_000) + 1e-4
+        assert abs(row.p_rand - p_rand) < 2 * 5 * se
