@@ -1,4 +1,4 @@
-"""The book's prose shares no run of 8 or more words with the reference texts (issue 8).
+"""The book's prose shares no run of 8 or more words with the reference texts.
 
 The rules (what is a word, what is exempt) live in ``scripts/originality.py``, which is
 also the command line the writers run; this test imports it. The reference texts are
