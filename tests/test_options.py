@@ -63,6 +63,22 @@ def test_the_message_names_the_option_and_the_value():
         text = str(err.value)
         assert text.startswith(f"{name} ") and repr(value) in text, text
         assert "\n" not in text
+        assert text.count(repr(value)) == 1, text  # the value is named once, not per layer
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"discount": "log:1"}, "discount 'log:1': base must be greater than 1 (a base <= 1 "
+                                "gives no decreasing discount), got 1.0"),
+        ({"gain": "exponential:1"}, "gain 'exponential:1': the exponential base must be a "
+                                    "finite number > 1, got '1'"),
+    ],
+)  # fmt: skip
+def test_what_is_wrong_inside_a_value_follows_its_name_once(options, expected):
+    with pytest.raises(OptionError) as err:
+        Conventions(**options)
+    assert str(err.value) == expected
 
 
 @pytest.mark.parametrize(("name", "value", "typed"), BAD, ids=IDS)

@@ -144,6 +144,17 @@ def mapped_gain(grades: np.ndarray, mapping: Mapping[float, float]) -> np.ndarra
     return np.array([table[float(g)] for g in grades], dtype=float)
 
 
+def _exponential_base(param: str) -> float:
+    """The base ``a`` of ``"exponential:a"`` (2 when omitted): a finite number > 1."""
+    try:
+        a = float(param) if param else 2.0
+    except ValueError:
+        a = float("nan")
+    if not (np.isfinite(a) and a > 1):
+        raise ValueError(f"the exponential base must be a finite number > 1, got {param!r}")
+    return a
+
+
 def parse_gain(gain: GainSpec) -> tuple[str, float | Mapping[float, float] | None]:
     """Split a :data:`GainSpec` into its kind and parameter.
 
@@ -163,14 +174,9 @@ def parse_gain(gain: GainSpec) -> tuple[str, float | Mapping[float, float] | Non
         return "linear", None
     if kind == "exponential":
         try:
-            a = float(param) if param else 2.0
-        except ValueError:
-            a = float("nan")
-        if not (np.isfinite(a) and a > 1):
-            raise GainError(
-                f"gain={gain!r}: the exponential base must be a finite number > 1, got {param!r}"
-            )
-        return "exponential", a
+            return "exponential", _exponential_base(param)
+        except ValueError as exc:
+            raise GainError(f"gain={gain!r}: {exc}") from exc
     raise ValueError(f"gain must be 'linear', 'exponential' or a mapping, got {gain!r}")
 
 

@@ -154,12 +154,17 @@ GAIN_RULE = "'linear', 'exponential', 'exponential:A' (A > 1) or a mapping {grad
 DISCOUNT_RULE = "log2, ln, log10, log:B, jk:B, geometric:P (rbp:P), reciprocal or a Discount"
 
 
+def _detail(exc: BaseException) -> str:
+    """What is wrong inside a value: the error a parser chained to its own (``raise
+    ... from``), or nothing when the value is not of any accepted form."""
+    return "" if exc.__cause__ is None else str(exc.__cause__)
+
+
 def _gain(gain: object) -> GainSpec:
     try:
         parse_gain(gain)  # type: ignore[arg-type]
     except ValueError as exc:
-        detail = str(exc).partition(": ")[2] if str(exc).startswith("gain=") else ""
-        raise OptionError("gain", gain, GAIN_RULE, detail) from None
+        raise OptionError("gain", gain, GAIN_RULE, _detail(exc)) from None
     return gain  # type: ignore[return-value]
 
 
@@ -167,8 +172,7 @@ def _discount(discount: object) -> Discount:
     try:
         return Discount.parse(discount)  # type: ignore[arg-type]
     except (ValueError, TypeError) as exc:
-        detail = "" if str(exc).startswith("discount must be") else str(exc)
-        raise OptionError("discount", discount, DISCOUNT_RULE, detail) from None
+        raise OptionError("discount", discount, DISCOUNT_RULE, _detail(exc)) from None
 
 
 @dataclass(frozen=True)
