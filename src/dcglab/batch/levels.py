@@ -14,7 +14,20 @@ import numpy as np
 from ..gains import GainError, GainSpec, gain_values
 from .reader import Table, locate
 
-__all__ = ["complete_gains", "gain_table", "level_gains"]
+__all__ = ["complete_gains", "gain_table", "level_gains", "read_grades"]
+
+
+def read_grades(grades: np.ndarray, fractional_grades: str) -> np.ndarray:
+    """Grades as the ``fractional_grades`` convention reads them: as they are
+    (``"keep"``), or truncated toward zero as trec_eval reads them with C's ``atol``
+    (``"truncate"``; never ``-0``).
+
+    Examples
+    --------
+    >>> read_grades(np.array([2.5, -0.5, -1.5, 3.0]), "truncate")
+    array([ 2.,  0., -1.,  3.])
+    """
+    return np.trunc(grades) + 0.0 if fractional_grades == "truncate" else grades
 
 
 def level_gains(

@@ -33,7 +33,7 @@ from .codes import (
     take_in_rows,
     trec_ranking,
 )
-from .levels import gain_table
+from .levels import gain_table, read_grades
 from .reader import Source, Table, qrels_table, raise_on_repeat, run_table
 
 __all__ = ["Prepared", "prepare"]
@@ -124,7 +124,7 @@ def prepare(
     if c.score_precision == "float32":
         r = dataclasses.replace(r, value=r.value.astype(np.float32).astype(np.float64))
     if c.fractional_grades == "truncate":
-        q = dataclasses.replace(q, value=np.trunc(q.value) + 0.0)  # + 0.0: -0.5 gives 0, not -0
+        q = dataclasses.replace(q, value=read_grades(q.value, c.fractional_grades))
     return _prepare(q, r, c)
 
 

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from ..batch.levels import level_gains
+from ..batch.levels import level_gains, read_grades
 from ..batch.result import BatchResult
 from ..batch.scoring import measure_list
 from ..gains import GainSpec
@@ -103,8 +103,7 @@ def _gains_table(grades: np.ndarray, origin: str, c: Conventions) -> str:
     grade is in the pool but not judged (trec_eval 10.0's ``RELVALUE_UNJUDGED``,
     ``form_res_rels.c``).
     """
-    truncate = c.fractional_grades == "truncate"
-    read = np.trunc(grades) + 0.0 if truncate else grades  # + 0.0: no -0
+    read = read_grades(grades, c.fractional_grades)
     unjudged = c.negative_grades == "unjudged"
     pooled = read >= 0 if unjudged else np.ones(len(read), dtype=bool)
     try:
