@@ -8,7 +8,8 @@ to a new legal value, every select to each option, and every card of a rank stri
 moved one rank (→) and given a new grade (a digit key). One step is timed inside the page, from
 just before the event is dispatched to the end of a forced synchronous layout
 (``getBoundingClientRect`` of the explorer after ``offsetHeight``), so it covers the
-explorer's computation, its DOM update and the browser's style and layout work. Steps
+explorer's computation, its DOM update and the browser's style and layout work. A page's
+steps start 8 s after it loads, once the collections of its start-up garbage have run. Steps
 follow each other one frame apart (the next one starts in a task after the next animation
 frame), as the input events of a reader dragging a slider do (``--pause MS`` waits longer,
 as a reader does who watches each change): between two steps the page
@@ -22,6 +23,9 @@ is idle) is timed too, callback by callback: the longest one while the explorer'
 run and in the second after its last step. Steps over a 16 ms frame are counted, and
 among them those during which the JavaScript heap shrank: the garbage collector ran in
 the step (Chromium reports the heap in coarse steps, so a collection can also go unseen).
+"nodes/step" is the number of DOM nodes the page created per step (``createElement``,
+``createElementNS`` and ``createTextNode`` are counted): DOM nodes no longer shown are freed
+only by a full garbage collection, whose pause would fall inside some later step.
 Timing depends on the machine and on its load: the results file states both.
 
 The built pages run the explorer code saved in the notebooks' widget state. With
@@ -50,6 +54,12 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
 FRAME_MS = 16.0
+# A page's start-up (MathJax, the widget manager, the explorers' first drawing) leaves
+# 15-40 MB of garbage. V8 frees it while the page is idle, in a full collection 1-2.5 s
+# after the load (a 10-15 ms pause) and a memory-reducing one at 3.5-7 s (up to 50 ms),
+# as a trace of the benchmark shows. The steps start after both, as a reader's first
+# move comes after reading the text around an explorer.
+SETTLE_MS = 8000
 
 STEP_JS = """
 async ([root, rounds, pause]) => {
@@ -102,9 +112,19 @@ async ([root, rounds, pause]) => {
 """
 
 
-# Every timer and idle callback of the page is timed (the explorers' deferred work).
+# Every timer and idle callback of the page is timed (the explorers' deferred work), and
+# every DOM node the page creates is counted (a node an explorer makes is garbage that only
+# a full collection frees once it is gone from the page).
 TASKS_JS = """
 (() => {
+  window.__dcglabNodes = 0;
+  for (const name of ['createElement', 'createElementNS', 'createTextNode']) {
+    const make = Document.prototype[name];
+    Document.prototype[name] = function (...args) {
+      window.__dcglabNodes++;
+      return make.apply(this, args);
+    };
+  }
   window.__dcglabTasks = [];
   const timed = (schedule) => function (fn, ...rest) {
     if (typeof fn !== 'function') return schedule.call(this, fn, ...rest);
@@ -118,6 +138,7 @@ TASKS_JS = """
   if (window.requestIdleCallback) window.requestIdleCallback = timed(window.requestIdleCallback);
 })();
 """
+NODES_MADE = "() => window.__dcglabNodes"
 LONGEST_TASK = (
     "() => { const t = window.__dcglabTasks; window.__dcglabTasks = []; return Math.max(0, ...t); }"
 )
@@ -193,7 +214,7 @@ def measure(
                 "() => Array.from(document.querySelectorAll('.dcglab-explorer'))"
                 ".some(e => e.childElementCount > 0)"
             )
-            page.wait_for_timeout(500)
+            page.wait_for_timeout(SETTLE_MS)
             roots = page.locator(".dcglab-explorer")
             for i in range(roots.count()):
                 root = roots.nth(i)
@@ -201,10 +222,12 @@ def measure(
                 if only and name not in only:
                     continue
                 page.evaluate(LONGEST_TASK)
+                nodes = page.evaluate(NODES_MADE)
                 timings = root.evaluate(
                     f"(root, [rounds, pause]) => ({STEP_JS})([root, rounds, pause])",
                     [rounds, pause],
                 )
+                nodes = page.evaluate(NODES_MADE) - nodes
                 page.wait_for_timeout(1000)
                 deferred = page.evaluate(LONGEST_TASK)
                 # the first step of each control warms the caches and the JIT
@@ -228,6 +251,7 @@ def measure(
                         "worst_control": worst[0],
                         "control_median_ms": round(statistics.median(same), 2),
                         "deferred_ms": round(deferred, 2),
+                        "nodes_per_step": round(nodes / len(timings), 1),
                         "over_frame": len(slow),
                         "over_frame_gc": sum(slow),
                     }
@@ -267,13 +291,14 @@ def main() -> None:
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {load:.1f}",
         "",
         f"{'explorer':<16} {'steps':>5} {'median ms':>10} {'worst ms':>9} {'deferred ms':>12}"
-        f" {'> 16 ms (gc)':>13}  worst control (its median ms)",
+        f" {'> 16 ms (gc)':>13} {'nodes/step':>10}  worst control (its median ms)",
     ]
     for r in rows:
         over = f"{r['over_frame']} ({r['over_frame_gc']})"
         lines.append(
             f"{r['explorer']:<16} {r['steps']:>5} {r['median_ms']:>10.2f} "
-            f"{r['worst_ms']:>9.2f} {r['deferred_ms']:>12.2f} {over:>13}  {r['worst_control']}"
+            f"{r['worst_ms']:>9.2f} {r['deferred_ms']:>12.2f} {over:>13} "
+            f"{r['nodes_per_step']:>10.1f}  {r['worst_control']}"
             f" ({r['control_median_ms']:.2f})"
         )
 

@@ -317,6 +317,12 @@ def test_discount_chart_tip_follows_pointer_and_slider(page, site_dir):
     page.keyboard.press("ArrowRight")
     tip = root.evaluate(f"root => ({CHART_TIP_JS})([root])")
     assert tip["x"] == want + 1 == shown(root)[0]["rank"]
+    # after the chart is drawn again, pointing still moves the box the page shows
+    back = 3
+    page.mouse.move(b["x"] + b["width"] * (back - 1) / (state["n"] - 1), b["y"] + b["height"] / 2)
+    tip = root.evaluate(f"root => ({CHART_TIP_JS})([root])")
+    assert tip["x"] == back
+    assert tip["lines"][4] == f"1/i: {1 / back:.3f}"
     assert page.console_errors == []
 
 

@@ -82,6 +82,20 @@ def ir_measures(qrels: Qrels, run: Run, measures: Iterable[str]) -> dict[str, di
     return out
 
 
+def ranx_evaluate(*args: Any, **kwargs: Any) -> Any:
+    """``ranx.evaluate``, without the type-safety warning numba prints when it compiles
+    ranx's kernels (about ranx's integer casts, not about the values), so that a
+    notebook's output does not depend on whether numba's cache was warm."""
+    import warnings
+
+    import ranx as lib
+    from numba.core.errors import NumbaTypeSafetyWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaTypeSafetyWarning)
+        return lib.evaluate(*args, **kwargs)
+
+
 def ranx(qrels: Qrels, run: Run, metrics: Iterable[str]) -> dict[str, dict[str, float]]:
     """ranx: ``{metric: {query: value}}`` for names such as ``ndcg@5`` or ``ndcg_burges@5``."""
     import ranx as lib
@@ -89,7 +103,7 @@ def ranx(qrels: Qrels, run: Run, metrics: Iterable[str]) -> dict[str, dict[str, 
     names = list(metrics)
     r = lib.Run({q: {d: float(s) for d, s in docs.items()} for q, docs in run.items()})
     j = lib.Qrels({q: {d: int(g) for d, g in docs.items()} for q, docs in qrels.items()})
-    values = lib.evaluate(j, r, names, return_mean=False)
+    values = ranx_evaluate(j, r, names, return_mean=False)
     if len(names) == 1:
         values = {names[0]: values}
     return {m: dict(zip(r.keys(), (float(v) for v in values[m]), strict=True)) for m in names}
@@ -101,13 +115,9 @@ def ranx_of_grades(grades: Sequence[float], metric: str) -> float:
     The ranking holds documents ``d1``, ``d2``, ... in that order (scores falling);
     the qrels hold those with a grade above 0, as ranx keeps only relevant documents.
     """
-    import warnings
-
     qrels = {"q": {f"d{i}": int(g) for i, g in enumerate(grades, 1) if g > 0}}
     run = {"q": {f"d{i}": float(len(grades) - i) for i in range(1, len(grades) + 1)}}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba's type-safety note, not about the values
-        return ranx(qrels, run, [metric])[metric]["q"]
+    return ranx(qrels, run, [metric])[metric]["q"]
 
 
 def ranx_frames(qrels: Any, run: Any, metrics: Iterable[str]) -> dict[str, float]:
@@ -120,7 +130,7 @@ def ranx_frames(qrels: Any, run: Any, metrics: Iterable[str]) -> dict[str, float
     j = lib.Qrels.from_df(qrels.astype(ids), q_id_col="qid", doc_id_col="docno", score_col="grade")
     r = lib.Run.from_df(run.astype(ids), q_id_col="qid", doc_id_col="docno", score_col="score")
     names = list(metrics)
-    values = lib.evaluate(j, r, names)
+    values = ranx_evaluate(j, r, names)
     return {names[0]: float(values)} if len(names) == 1 else {m: float(values[m]) for m in names}
 
 

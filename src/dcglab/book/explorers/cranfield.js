@@ -134,7 +134,7 @@ export default explorer({
   draw(out, s) {
     if (!warmed.has(s.data)) { warmed.add(s.data); warm(s.data); }
     const ticks = [1, 2, 5, 10, 20, 50, 100];
-    const row = h("div", { class: "dcglab-charts" });
+    const row = node("div", { class: "dcglab-charts" });
     const series = Object.keys(MODEL_NAMES).map((m) => ({
       xs: KS, label: MODEL_NAMES[m], color: m === "bm25" ? "c0" : m === "tfidf" ? "c4" : "c3",
       dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "", ys: meanCurve(s.data, m, s.gain) }));

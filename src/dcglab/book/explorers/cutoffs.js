@@ -41,7 +41,7 @@ export default explorer({
     // the bracket at k (DCG@k filled inside IDCG@k) and the ringed dot at k are one
     // colour and one name: the filled share of the bracket is the dot's height
     const ratio = `DCG@${s.k} / IDCG@${s.k}`;
-    const row = h("div", { class: "dcglab-charts" });
+    const row = node("div", { class: "dcglab-charts" });
     row.append(chart([
       { kind: "area", xs, ys: lin.idcg, y0s: lin.dcg, color: "c1", label: "gap to the ideal" },
       { xs, ys: lin.idcg, color: "ideal", dash: "5,3", label: "IDCG@k", markers: true },

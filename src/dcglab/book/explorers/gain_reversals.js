@@ -144,8 +144,8 @@ export default explorer({
     if (judgedOf(s).some((g) => g > 0)) fill(s, ctx);
     const ex = examples(s);
     if (ex.length > 1) {
-      const next = h("button", { type: "button", class: "dcglab-chip" }, "Show another reversal");
-      next.onclick = () => { ctx.local.example = (ctx.local.example || 0) + 1; ctx.refresh(); };
+      const next = node("button", { type: "button", class: "dcglab-chip" }, "Show another reversal");
+      next.on = { click: () => { ctx.local.example = (ctx.local.example || 0) + 1; ctx.refresh(); } };
       out.append(next);
     } else if (!ex.length) out.append(para("No pair of orderings reverses for this multiset, cutoff and a."));
     out.append(para(`Judged grades: ${judgedOf(s).join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${s.a}^rel − 1.`));

@@ -43,7 +43,7 @@ export default explorer({
       + `so nDCG stays ${fmtNdcg(b.ndcg_log)}. The Järvelin–Kekäläinen form moved from ${fmtNdcg(a.ndcg_jk)} to ${fmtNdcg(b.ndcg_jk)}.`,
   },
   draw(out, s) {
-    const row = h("div", { class: "dcglab-charts" });
+    const row = node("div", { class: "dcglab-charts" });
     const log = BASES.map((b) => atBase(s, "log", b)), jk = BASES.map((b) => atBase(s, "jk", b));
     const at = (cs, key) => cs.map((c) => c[key][s.k - 1]);
     row.append(chart([

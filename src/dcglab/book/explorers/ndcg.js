@@ -45,11 +45,11 @@ export default explorer({
     const rows = s.grades.map((g, i) => [
       i < s.k ? i + 1 : `${i + 1} (after k)`, g, gv(g), fmt(dg[i]), fmt(idg[i]), fmt(w[i]), ideal[i], gv(ideal[i]),
     ]);
-    const details = h("details", { class: "dcglab-numbers" });
-    details.append(h("summary", {}, "Show the numbers"));
+    const details = node("details", { class: "dcglab-numbers" });
+    details.append(node("summary", {}, "Show the numbers"));
     details.append(table(["rank", "grade", "gain", "gain × discount", "ideal gain × discount", "discount",
       "ideal grade", "ideal gain"], rows, `Discounted gain by rank; ranks after ${s.k} are below the cutoff`,
-      (i) => (i >= s.k ? "dcglab-below" : "")));
+      { rowClass: (i) => (i >= s.k ? "dcglab-below" : "") }));
     out.append(details);
   },
   readouts: (s, r) => [

@@ -57,13 +57,6 @@ const quizExplorer = (() => {
     return /^[-+]?(\d+\.?\d*|\.\d+)$/.test(s) ? Number(s) : NaN;
   }
 
-  function el(tag, attrs = {}, text = "") {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text) e.textContent = text;
-    return e;
-  }
-
   // Which variant a question shows in number set v (fixed questions have one variant).
   const variantOf = (q, v) => q.variants[Math.min(v, q.variants.length) - 1];
 
@@ -94,32 +87,32 @@ const quizExplorer = (() => {
     const n = data.questions.length;
     const ext = /\.html?$/.test(window.location.pathname) ? ".html" : ".ipynb";
 
-    const root = el("div", { class: "dcglab-explorer dcglab-quiz", "data-explorer": "quiz",
+    const root = h("div", { class: "dcglab-explorer dcglab-quiz", "data-explorer": "quiz",
                              role: "group", "aria-labelledby": `${uid}-title` });
-    const head = el("div", { class: "dcglab-head" });
-    head.append(el("div", { class: "dcglab-title", id: `${uid}-title` }, data.title));
-    const reset = el("button", { type: "button", class: "dcglab-reset" }, "Reset");
+    const head = h("div", { class: "dcglab-head" });
+    head.append(h("div", { class: "dcglab-title", id: `${uid}-title` }, data.title));
+    const reset = h("button", { type: "button", class: "dcglab-reset" }, "Reset");
     head.append(reset);
 
-    const panel = el("div", { class: "dcglab-controls" });
-    const row = el("label", { class: "dcglab-control" });
-    row.append(el("span", { class: "dcglab-label" }, "number set"));
-    const slider = el("input", { type: "range", min: "1", max: String(data.variants), step: "1",
+    const panel = h("div", { class: "dcglab-controls" });
+    const row = h("label", { class: "dcglab-control" });
+    row.append(h("span", { class: "dcglab-label" }, "number set"));
+    const slider = h("input", { type: "range", min: "1", max: String(data.variants), step: "1",
                                  "data-param": "variant" });
-    const shown = el("span", { class: "dcglab-value", "aria-hidden": "true" });
+    const shown = h("span", { class: "dcglab-value", "aria-hidden": "true" });
     row.append(slider, shown);
-    const fresh = el("button", { type: "button", class: "dcglab-quiz-button dcglab-quiz-new" },
+    const fresh = h("button", { type: "button", class: "dcglab-quiz-button dcglab-quiz-new" },
                      "New numbers");
     panel.append(row, fresh);
 
-    const note = el("p", { class: "dcglab-note" },
+    const note = h("p", { class: "dcglab-note" },
       `Number set 1 is the same for every reader; New numbers draws other grades. Give `
       + `numbers to three decimals: answers within ${data.tolerance} of the right one count.`);
-    const view = el("div", { class: "dcglab-output" });
-    const tally = el("p", { class: "dcglab-quiz-score" });
+    const view = h("div", { class: "dcglab-output" });
+    const tally = h("p", { class: "dcglab-quiz-score" });
     // The one live region announces each verdict; on screen the verdict is shown under
     // its question, so the region itself is visually hidden.
-    const live = el("div", { class: "dcglab-readouts dcglab-quiz-live", role: "status",
+    const live = h("div", { class: "dcglab-readouts dcglab-quiz-live", role: "status",
                              "aria-live": "polite", "aria-atomic": "true" });
     root.append(head, panel, note, tally, view, live);
     host.append(root);
@@ -141,30 +134,30 @@ const quizExplorer = (() => {
 
     function question(q, idx, v) {
       const x = variantOf(q, v), s = solved[idx], id = `${uid}-q${idx + 1}`;
-      const item = el("li", { class: "dcglab-quiz-q" });
-      const form = el("form", { novalidate: "" });
-      const text = el("p", { class: "dcglab-quiz-text", id: `${id}-text` });
-      text.append(el("span", { class: "dcglab-quiz-number" }, `Question ${idx + 1}. `), explain(x.text, s));
-      const feedback = el("p", { class: "dcglab-quiz-feedback", id: `${id}-feedback` });
+      const item = h("li", { class: "dcglab-quiz-q" });
+      const form = h("form", { novalidate: "" });
+      const text = h("p", { class: "dcglab-quiz-text", id: `${id}-text` });
+      text.append(h("span", { class: "dcglab-quiz-number" }, `Question ${idx + 1}. `), explain(x.text, s));
+      const feedback = h("p", { class: "dcglab-quiz-feedback", id: `${id}-feedback` });
       let read;
       if (q.form === "number") {
         form.append(text);
-        const line = el("div", { class: "dcglab-quiz-answer" });
-        const label = el("label", { for: `${id}-input` }, `Answer to question ${idx + 1}`);
-        const input = el("input", { type: "text", id: `${id}-input`, inputmode: "decimal",
+        const line = h("div", { class: "dcglab-quiz-answer" });
+        const label = h("label", { for: `${id}-input` }, `Answer to question ${idx + 1}`);
+        const input = h("input", { type: "text", id: `${id}-input`, inputmode: "decimal",
                                     autocomplete: "off", spellcheck: "false",
                                     "aria-describedby": `${id}-text ${id}-feedback` });
         line.append(label, input);
         form.append(line);
         read = () => parse(input.value);
       } else {
-        const set = el("fieldset", { "aria-describedby": `${id}-feedback` });
-        const legend = el("legend", { class: "dcglab-quiz-text", id: `${id}-text` });
+        const set = h("fieldset", { "aria-describedby": `${id}-feedback` });
+        const legend = h("legend", { class: "dcglab-quiz-text", id: `${id}-text` });
         legend.append(...text.childNodes);
         set.append(legend);
         q.choices.forEach((c, j) => {
-          const opt = el("label", { class: "dcglab-quiz-choice" });
-          opt.append(el("input", { type: "radio", name: `${id}-choice`, value: String(j) }), ` ${c}`);
+          const opt = h("label", { class: "dcglab-quiz-choice" });
+          opt.append(h("input", { type: "radio", name: `${id}-choice`, value: String(j) }), ` ${c}`);
           set.append(opt);
         });
         form.append(set);
@@ -173,23 +166,23 @@ const quizExplorer = (() => {
           return on ? Number(on.value) : null;
         };
       }
-      const buttons = el("div", { class: "dcglab-quiz-buttons" });
-      const check = el("button", { type: "submit", class: "dcglab-quiz-button",
+      const buttons = h("div", { class: "dcglab-quiz-buttons" });
+      const check = h("button", { type: "submit", class: "dcglab-quiz-button",
                                    "aria-label": `Check question ${idx + 1}` }, "Check");
-      const reveal = el("button", { type: "button", class: "dcglab-quiz-button",
+      const reveal = h("button", { type: "button", class: "dcglab-quiz-button",
                                     "aria-label": `Show answer to question ${idx + 1}` },
                         "Show answer");
       buttons.append(check, reveal);
       form.append(buttons, feedback);
-      const link = el("p", { class: "dcglab-quiz-link" }, "Taught in ");
+      const link = h("p", { class: "dcglab-quiz-link" }, "Taught in ");
       const href = q.link.doc + ext + (q.link.anchor ? `#${q.link.anchor}` : "");
-      link.append(el("a", { href }, q.link.text), ".");
+      link.append(h("a", { href }, q.link.text), ".");
       form.append(link);
       // The question's numbers in the chapter's explorer: the state rides in the URL hash
       // (ui_mount.js's stateFromHash reads #dcglab.<explorer>=<JSON>).
       if (x.explore) {
-        const load = el("p", { class: "dcglab-quiz-link dcglab-quiz-explore" });
-        load.append(el("a", { href: `${x.explore.doc}${ext}#${x.explore.hash}`,
+        const load = h("p", { class: "dcglab-quiz-link dcglab-quiz-explore" });
+        load.append(h("a", { href: `${x.explore.doc}${ext}#${x.explore.hash}`,
                               "aria-label": `Load into the explorer: question ${idx + 1}` },
                        "Load into the explorer"),
                     ` of chapter ${Number.parseInt(x.explore.doc, 10)}.`);
@@ -251,7 +244,7 @@ const quizExplorer = (() => {
       verdicts = new Array(n).fill(null);
       slider.value = String(v);
       shown.textContent = String(v);
-      const list = el("ol", { class: "dcglab-quiz-list" });
+      const list = h("ol", { class: "dcglab-quiz-list" });
       data.questions.forEach((q, i) => list.append(question(q, i, v)));
       view.replaceChildren(list);
       showScore();

@@ -69,42 +69,38 @@ export default explorer({
     const d = swapDeltas(s.grades, s.k, s.gain, LOG2);
     const big = Math.max(1e-12, ...d.flat().map(Math.abs));
     const rows = d.map((row, i) => [`${i + 1} (grade ${s.grades[i]})`].concat(row.map((v, j) => (j <= i ? "" : signed(v)))));
-    const box = table(["rank"].concat(Array.from({ length: n }, (_, j) => String(j + 1))), rows,
-      `Change in nDCG@${s.k} for each swap`);
-    // the cutoff: a dashed line after row k and after column k, as in the chapter's figure
-    const cut = Math.min(s.k, n);
-    if (cut < n) {
-      box.querySelectorAll("tr").forEach((tr) => tr.children[cut].classList.add("dcglab-cut-col"));
-      box.querySelectorAll("tbody tr")[cut - 1].classList.add("dcglab-cut-row");
-    }
     const detailId = `${ctx.id}-swap`;
     const at = ctx.local.swap && ctx.local.swap[1] <= n ? ctx.local.swap : [r.best_i || 1, r.best_j || 2];
-    const detail = h("p", { class: "dcglab-swap-detail", id: detailId }, swapDetail(s, at[0], at[1]));
+    const detail = node("p", { class: "dcglab-swap-detail", id: detailId }, swapDetail(s, at[0], at[1]));
     const show = (i, j) => () => {
       ctx.local.swap = [i, j];
       const live = document.getElementById(detailId);
       if (live) live.textContent = swapDetail(s, i, j);
     };
-    box.querySelectorAll("tbody tr").forEach((tr, i) => {
-      tr.querySelectorAll("td").forEach((td, j) => {
-        if (j === 0 || j - 1 <= i) return;
-        const v = d[i][j - 1];
-        const b = h("button", { type: "button", class: "dcglab-cell",
-          "aria-label": `swap ranks ${i + 1} and ${j}: ΔnDCG ${signed(v)}` }, td.textContent);
-        if (v !== 0) {
-          b.style.background = tint(v, big);
-          b.style.color = "#111";
-        }
-        if (i + 1 === r.best_i && j === r.best_j) b.classList.add("dcglab-best");
-        b.setAttribute("aria-describedby", detailId);
-        b.onfocus = show(i + 1, j);
-        b.onpointerenter = show(i + 1, j);
-        b.onclick = () => ctx.write("grades", swapped(s.grades, i, j - 1),
+    // a cell above the diagonal is a button that makes its swap
+    const cell = (i, j, text) => {
+      if (j === 0 || j - 1 <= i) return text;
+      const v = d[i][j - 1];
+      const b = node("button", { type: "button", class: i + 1 === r.best_i && j === r.best_j ? "dcglab-cell dcglab-best" : "dcglab-cell",
+        "aria-label": `swap ranks ${i + 1} and ${j}: ΔnDCG ${signed(v)}`, "aria-describedby": detailId,
+        ...(v !== 0 ? { style: `background: ${tint(v, big)}; color: #111` } : {}) }, text);
+      b.on = {
+        focus: show(i + 1, j),
+        pointerenter: show(i + 1, j),
+        click: () => ctx.write("grades", swapped(s.grades, i, j - 1),
           `Swapped ranks ${i + 1} and ${j}: nDCG ${fmtNdcg(r.ndcg)} → `
-          + `${fmtNdcg(ndcgAt(swapped(s.grades, i, j - 1), null, s.k, s.gain, LOG2))}.`);
-        td.replaceChildren(b);
+          + `${fmtNdcg(ndcgAt(swapped(s.grades, i, j - 1), null, s.k, s.gain, LOG2))}.`),
+      };
+      return b;
+    };
+    // the cutoff: a dashed line after row k and after column k, as in the chapter's figure
+    const cut = Math.min(s.k, n);
+    const box = table(["rank"].concat(Array.from({ length: n }, (_, j) => String(j + 1))), rows,
+      `Change in nDCG@${s.k} for each swap`, {
+        rowClass: (i) => (cut < n && i === cut - 1 ? "dcglab-cut-row" : ""),
+        cellClass: (i, j) => (cut < n && j === cut ? "dcglab-cut-col" : ""),
+        cell,
       });
-    });
     out.append(box, detail);
   },
   readouts: (s, r) => [

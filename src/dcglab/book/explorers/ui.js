@@ -32,11 +32,6 @@ export function h(tag, attrs = {}, text = "") {
   return e;
 }
 
-// A paragraph of text, for the explorer's drawing area.
-export function para(text) {
-  return h("p", { class: "dcglab-note" }, text);
-}
-
 function copy(v) {
   return Array.isArray(v) ? v.map(copy) : v;
 }
@@ -184,36 +179,79 @@ function writeInto(state, param, value) {
   else state[name][Number(idx)] = value;
 }
 
+// ---- drawings: described first, then made real by morph ----------------------------------
+// An explorer's draw() describes its output with node() and svgNode() (and para(), chart(),
+// table(), which use them): plain objects, not DOM elements. morph() then makes the live
+// DOM match the description, keeping every element that is still there. A step thus
+// creates no DOM node that is not shown; what it leaves behind are short-lived JS objects,
+// which the young-generation collector frees cheaply, and not DOM nodes, which only a
+// full collection (a pause of several milliseconds inside some later step) can free.
+class Sketch {
+  constructor(tag, attrs, text, ns) {
+    this.tag = ns ? tag : tag.toUpperCase();  // as the live element's nodeName
+    this.ns = ns;
+    this.attrs = attrs;
+    this.kids = text === "" || text === undefined ? [] : [String(text)];
+    this.on = null;    // event handlers by type: {click, focus, pointerenter, ...}
+    this.made = null;  // called with the element when morph creates it
+  }
+
+  append(...xs) {
+    for (const x of xs) this.kids.push(x instanceof Sketch ? x : String(x));
+  }
+
+  prepend(...xs) {
+    this.kids.unshift(...xs.map((x) => (x instanceof Sketch ? x : String(x))));
+  }
+}
+
+// A described HTML element: attributes, optional text; children are added with append().
+export function node(tag, attrs = {}, text = "") {
+  return new Sketch(tag, attrs, text, null);
+}
+
+// A described SVG element.
+export function svgNode(tag, attrs = {}, text = "") {
+  return new Sketch(tag, attrs, text, SVG_NS);
+}
+
+// A paragraph of text, for the explorer's drawing area.
+export function para(text) {
+  return node("p", { class: "dcglab-note" }, text);
+}
+
 // Attributes the page sets after drawing: a disclosure's open state, a box's overflow.
 const kept = (x, name) => (name === "open" && x.nodeName === "DETAILS") || name === "data-overflow";
 
-// The handler properties morph carries over: a click, and the hover or focus that shows
-// an element's details.
-const HANDLERS = ["onclick", "onfocus", "onpointerenter", "onpointermove", "onpointerleave"];
+// The event types a described element may handle. The live element has one listener per
+// type, which calls the handler of the latest description (kept on the element).
+const HANDLERS = ["click", "focus", "pointerenter", "pointermove", "pointerleave"];
 
-// Make the children of `live` match those of `fresh`: a node of the same kind in the same
-// place is kept, and only its changed attributes, text and handlers (the HANDLERS
-// properties) are written. The browser then lays out again only what changed, a focused
-// button keeps the focus, and a disclosure keeps the reader's open or closed state.
-export function morph(live, fresh) {
+function dispatch(ev) {
+  const f = this.dcglabOn && this.dcglabOn[ev.type];
+  if (f) f(ev);
+}
+
+// Make the children of the live element `live` match the description `want`: an element
+// of the same tag (or a text) in the same place is kept, and only its changed attributes,
+// text and handlers are written. The browser then lays out again only what changed, a
+// focused button keeps the focus, and a disclosure keeps the reader's open or closed state.
+export function morph(live, want) {
   let x = live.firstChild;
-  for (let y = fresh.firstChild; y;) {
-    const next = y.nextSibling;  // read before y may move into live
-    if (!x) live.append(y);
-    else if (x.nodeName !== y.nodeName || x.nodeType !== y.nodeType || x.nodeType > 3) {
-      live.replaceChild(y, x);
-      x = y.nextSibling;
-    } else {
-      if (x.nodeType === 3) {
-        if (x.data !== y.data) x.data = y.data;
+  for (const y of want.kids) {
+    if (x && (typeof y === "string" ? x.nodeType === 3 : x.nodeName === y.tag)) {
+      if (typeof y === "string") {
+        if (x.data !== y) x.data = y;
       } else {
-        syncAttributes(x, y);
-        for (const on of HANDLERS) if (x[on] !== y[on]) x[on] = y[on];
+        write(x, y);
         morph(x, y);
       }
       x = x.nextSibling;
-    }
-    y = next;
+    } else if (x) {
+      const next = x.nextSibling;
+      live.replaceChild(make(y), x);
+      x = next;
+    } else live.append(make(y));
   }
   while (x) {
     const next = x.nextSibling;
@@ -222,17 +260,30 @@ export function morph(live, fresh) {
   }
 }
 
-// Copy y's attributes onto x where they differ, and drop those y lacks (but the kept ones).
-function syncAttributes(x, y) {
-  const want = y.attributes, have = x.attributes;
-  for (let i = 0; i < want.length; i++) {
-    const { name, value } = want[i];
+// The live element (or text) a description stands for, with its children.
+function make(y) {
+  if (typeof y === "string") return document.createTextNode(y);
+  const el = y.ns ? document.createElementNS(y.ns, y.tag) : document.createElement(y.tag);
+  write(el, y);
+  for (const kid of y.kids) el.append(make(kid));
+  if (y.made) y.made(el);
+  return el;
+}
+
+// Write y's attributes and handlers onto x where they differ; drop the attributes that an
+// earlier description wrote and y lacks (the page's own, the kept ones, stay).
+function write(x, y) {
+  const had = x.dcglabAttrs;
+  for (const name in y.attrs) {
+    const value = String(y.attrs[name]);
     if (x.getAttribute(name) !== value && !kept(x, name)) x.setAttribute(name, value);
   }
-  for (let i = have.length - 1; i >= 0; i--) {
-    const name = have[i].name;
-    if (!y.hasAttribute(name) && !kept(x, name)) x.removeAttribute(name);
-  }
+  if (had) for (const name in had) if (!(name in y.attrs) && !kept(x, name)) x.removeAttribute(name);
+  x.dcglabAttrs = y.attrs;
+  if (!y.on && !x.dcglabOn) return;
+  const before = x.dcglabOn;
+  x.dcglabOn = y.on;
+  if (y.on) for (const type of HANDLERS) if (y.on[type] && !(before && before[type])) x.addEventListener(type, dispatch);
 }
 
 // Write a text or an inline style only when it changes (an equal write can still cost a layout).
@@ -251,13 +302,16 @@ function setStyle(el, prop, value) {
 // it does, the box carries data-overflow (set after layout by a ResizeObserver, kept by
 // morph) and styles.css shows a line saying so above the table.
 export function scrollBox(child, label) {
-  const box = h("div", { class: "dcglab-scroll", role: "region", "aria-label": label, tabindex: "0" });
+  const box = node("div", { class: "dcglab-scroll", role: "region", "aria-label": label, tabindex: "0" });
   box.append(child);
-  if (typeof ResizeObserver !== "undefined") {
-    const check = () => box.toggleAttribute("data-overflow", box.scrollWidth > box.clientWidth + 1);
-    const watch = new ResizeObserver(check);
-    watch.observe(box);
-    watch.observe(child);
-  }
+  box.made = watchOverflow;
   return box;
+}
+
+function watchOverflow(box) {
+  if (typeof ResizeObserver === "undefined") return;
+  const check = () => box.toggleAttribute("data-overflow", box.scrollWidth > box.clientWidth + 1);
+  const watch = new ResizeObserver(check);
+  watch.observe(box);
+  watch.observe(box.firstChild);
 }

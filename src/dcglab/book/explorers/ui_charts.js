@@ -1,25 +1,34 @@
 // Tables and SVG line charts of the explorers, concatenated after ui_mount.js (base.py's UI).
 
-// A table from a header row and data rows, in a labelled box that scrolls sideways.
-// rowClass(i) may name a class for data row i (e.g. rows below the cutoff).
-export function table(headers, rows, label, rowClass = () => "") {
-  const t = h("table", { class: "dcglab-table" });
-  const head = h("tr");
+// A described table from a header row and data rows, in a labelled box that scrolls
+// sideways. opts: rowClass(i), a class for data row i (e.g. rows below the cutoff);
+// cellClass(i, j), a class for the cell in column j of data row i (i = -1: the header);
+// cell(i, j, text), what a data cell holds instead of its text (e.g. a button).
+export function table(headers, rows, label, opts = {}) {
+  const { rowClass = () => "", cellClass = () => "", cell = (i, j, x) => x } = opts;
   // words read from the left, numbers line up on the right (a column of words, its header too)
   const number = (x) => /^[-+−]?[\d.]+$/.test(String(x)) || x === "";
-  headers.forEach((x, j) => head.append(h("th", rows.length && rows.every((r) => !number(r[j]))
-    ? { scope: "col", class: "dcglab-text" } : { scope: "col" }, x)));
-  t.append(h("thead"));
-  t.firstChild.append(head);
-  const body = h("tbody");
+  const classes = (...names) => {
+    const c = names.filter(Boolean).join(" ");
+    return c ? { class: c } : {};
+  };
+  const t = node("table", { class: "dcglab-table" });
+  const head = node("tr");
+  headers.forEach((x, j) => head.append(node("th", { scope: "col",
+    ...classes(rows.length && rows.every((r) => !number(r[j])) && "dcglab-text", cellClass(-1, j)) }, x)));
+  const thead = node("thead");
+  thead.append(head);
+  const body = node("tbody");
   rows.forEach((r, i) => {
-    const tr = h("tr");
-    const cls = rowClass(i);
-    if (cls) tr.setAttribute("class", cls);
-    for (const x of r) tr.append(h("td", number(x) ? {} : { class: "dcglab-text" }, String(x)));
+    const tr = node("tr", classes(rowClass(i)));
+    r.forEach((x, j) => {
+      const td = node("td", classes(!number(x) && "dcglab-text", cellClass(i, j)));
+      td.append(cell(i, j, String(x)));
+      tr.append(td);
+    });
     body.append(tr);
   });
-  t.append(body);
+  t.append(thead, body);
   return scrollBox(t, label);
 }
 
@@ -47,46 +56,59 @@ function summarise(s) {
 
 // Details on demand in a chart, tip = {x, xs, lines(x) -> [text], pick(x)}: a box with the
 // numbers at x (the inspected value, which the keyboard moves with its slider); pointing
-// at the chart shows them at the nearest of xs instead, and a click picks that x. The
-// box is redrawn in place while the pointer moves (no new drawing of the chart).
-function chartTip(svg, tip, { X, W, m, H, xmin, xmax }) {
-  const make = (parent, tag, attrs) => {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    parent.append(e);
-    return e;
-  };
-  const g = make(svg, "g", { class: "dcglab-chart-tip", "aria-hidden": "true" });
-  const guide = make(g, "line", { y1: m.t, y2: H - m.b, style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" });
+// at the chart shows them at the nearest of xs instead, and a click picks that x. While
+// the pointer moves, the live box is written in place (no new drawing of the chart).
+function chartTip(svg, tip, frame) {
+  const { W, m, H, xmin, xmax } = frame;
+  const at = tipPlace(tip, tip.x, frame);
+  const g = svgNode("g", { class: "dcglab-chart-tip", "aria-hidden": "true", "data-x": tip.x });
+  g.append(svgNode("line", { x1: at.px, x2: at.px, y1: m.t, y2: H - m.b,
+                             style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" }));
   // the box is a backdrop for its text (a little translucent), not a mark of the chart
-  const box = make(g, "rect", { rx: 4, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" });
-  const rows = tip.lines(tip.x).map(() => make(g, "text", { "font-size": 12, style: "fill: var(--dcglab-fg)" }));
-  const place = (x) => {
-    const lines = tip.lines(x);
-    const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x);
-    const left = Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8);
-    guide.setAttribute("x1", px);
-    guide.setAttribute("x2", px);
-    g.setAttribute("data-x", x);
-    for (const [k, v] of Object.entries({ x: left, y: m.t, width: w, height: 8 + 15 * lines.length })) box.setAttribute(k, v);
-    rows.forEach((t, i) => {
-      t.setAttribute("x", left + 6);
-      t.setAttribute("y", m.t + 16 + 15 * i);
-      t.textContent = lines[i] ?? "";
-    });
-  };
-  place(tip.x);
+  g.append(svgNode("rect", { rx: 4, ...at.box, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));
+  for (const row of at.rows) g.append(svgNode("text", { x: row.x, y: row.y, "font-size": 12, style: "fill: var(--dcglab-fg)" }, row.text));
+  svg.append(g);
   const nearest = (ev) => {
-    const b = svg.getBoundingClientRect();
+    const b = ev.currentTarget.ownerSVGElement.getBoundingClientRect();
     const vx = ((ev.clientX - b.left) * W) / (b.width || 1);
     const x = xmin + ((vx - m.l) / (W - m.l - m.r)) * (xmax - xmin);
     return tip.xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), tip.xs[0]);
   };
-  const area = make(svg, "rect", { class: "dcglab-chart-pick", x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b,
-                                   style: "fill: transparent; cursor: crosshair" });
-  area.onpointermove = (ev) => place(nearest(ev));
-  area.onpointerleave = () => place(tip.x);
-  area.onclick = (ev) => tip.pick(nearest(ev));
+  // the live tip shows the numbers at x
+  const show = (ev, x) => {
+    const live = ev.currentTarget.parentNode.querySelector(".dcglab-chart-tip");
+    const [guide, box, ...texts] = live.children;
+    const now = tipPlace(tip, x, frame);
+    live.setAttribute("data-x", x);
+    guide.setAttribute("x1", now.px);
+    guide.setAttribute("x2", now.px);
+    for (const k in now.box) box.setAttribute(k, now.box[k]);
+    texts.forEach((t, i) => {
+      const row = now.rows[i];
+      if (row) { t.setAttribute("x", row.x); t.setAttribute("y", row.y); }
+      t.textContent = row ? row.text : "";
+    });
+  };
+  const area = svgNode("rect", { class: "dcglab-chart-pick", x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b,
+                                 style: "fill: transparent; cursor: crosshair" });
+  area.on = {
+    pointermove: (ev) => show(ev, nearest(ev)),
+    pointerleave: (ev) => show(ev, tip.x),
+    click: (ev) => tip.pick(nearest(ev)),
+  };
+  svg.append(area);
+}
+
+// Where the tip's guide, box and lines of text go for the numbers at x.
+function tipPlace(tip, x, { X, W, m }) {
+  const lines = tip.lines(x);
+  const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x);
+  const left = Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8);
+  return {
+    px,
+    box: { x: left, y: m.t, width: w, height: 8 + 15 * lines.length },
+    rows: lines.map((text, i) => ({ x: left + 6, y: m.t + 16 + 15 * i, text })),
+  };
 }
 
 // A legend's piece of line as a CSS image: the dash pattern "a,b,c,d" (px on, off, on,
@@ -129,21 +151,15 @@ export function chart(series, opts) {
   const tx = opts.xlog ? Math.log : (x) => x;
   const X = (x) => m.l + ((tx(x) - tx(xmin)) / (tx(xmax) - tx(xmin) || 1)) * (W - m.l - m.r);
   const Y = (y) => H - m.b - ((y - ymin) / (ymax - ymin)) * (H - m.t - m.b);
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "dcglab-chart");
-  svg.setAttribute("style", `max-width: ${W}px`);
-  svg.setAttribute("role", "img");
+  const svg = svgNode("svg", { viewBox: `0 0 ${W} ${H}`, class: "dcglab-chart", style: `max-width: ${W}px`, role: "img" });
   const pointed = (s) => ["marker", "ratio", "focus"].includes(s.kind);
   const named = series.filter((s) => s.label && !pointed(s));
   const markers = series.filter((s) => pointed(s) && s.label);
   const alt = [opts.title || "chart"].concat(named.map(summarise),
     markers.map((s) => `${s.label} at ${s.xs[0]}${s.text ? `: ${s.text}` : ""}`)).join(". ");
-  svg.setAttribute("aria-label", (opts.alt ? opts.alt + ". " : "") + alt);
+  svg.attrs["aria-label"] = (opts.alt ? opts.alt + ". " : "") + alt;
   const add = (tag, attrs, text) => {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
+    const e = svgNode(tag, attrs, text);
     svg.append(e);
     return e;
   };
@@ -180,10 +196,7 @@ export function chart(series, opts) {
       const id = `${patterns.prefix}-hatch-${++patterns.count}`;
       const pat = add("pattern", { id, patternUnits: "userSpaceOnUse", width: 6, height: 6,
                                    patternTransform: "rotate(45)" });
-      const ln = document.createElementNS(SVG_NS, "line");
-      for (const [k, v] of Object.entries({ x1: 0, y1: 0, x2: 0, y2: 6, style: `stroke: ${color}; stroke-width: 1.5` }))
-        ln.setAttribute(k, v);
-      pat.append(ln);
+      pat.append(svgNode("line", { x1: 0, y1: 0, x2: 0, y2: 6, style: `stroke: ${color}; stroke-width: 1.5` }));
       const top = s.xs.map((x, i) => `${X(x)},${Y(s.ys[i])}`);
       const bottom = s.xs.map((x, i) => `${X(x)},${Y(s.y0s[i])}`).reverse();
       const pts = top.concat(bottom).join(" ");
@@ -231,9 +244,7 @@ export function chart(series, opts) {
           if (s.ys[i] === null) return;
           const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r: rad,
                                     style: s.open && s.open[i] ? ring : `fill: ${color}` });
-          const t = document.createElementNS(SVG_NS, "title");
-          t.textContent = s.titles[i];
-          c.append(t);
+          c.append(svgNode("title", {}, s.titles[i]));
         });
       else if (s.markers || s.points) {
         // points without a tooltip: one path of circles per style (filled or open), so
@@ -251,20 +262,19 @@ export function chart(series, opts) {
     }
   });
   if (opts.tip) chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax });
-  const fig = h("figure", { class: "dcglab-figure" });
+  const fig = node("figure", { class: "dcglab-figure" });
   fig.append(svg);
-  const legend = h("ul", { class: "dcglab-legend", "aria-hidden": "true" });
+  const legend = node("ul", { class: "dcglab-legend", "aria-hidden": "true" });
   series.forEach((s, j) => {
     if (!s.label) return;
-    const li = h("li");
+    const li = node("li");
     const kind = s.kind === "ratio" || s.kind === "focus" ? s.kind : s.points ? "point" : s.kind === "bar" ? (s.hollow ? "hollow" : "bar") : s.kind === "area" ? "area"
       : s.kind === "marker" ? "marker" : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash ? "dash" : "line";
-    const sw = h("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}` });
     // a line's swatch is a piece of that line, with its dash pattern; a marker's is upright
-    if (kind === "line" || kind === "dash" || kind === "dot") sw.style.backgroundImage = dashImage(s.dash);
-    li.append(sw, document.createTextNode(s.label));
+    const image = kind === "line" || kind === "dash" || kind === "dot" ? `; background-image: ${dashImage(s.dash)}` : "";
+    li.append(node("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}${image}` }), s.label);
     legend.append(li);
   });
-  if (legend.childElementCount) fig.append(legend);
+  if (legend.kids.length) fig.append(legend);
   return fig;
 }

@@ -236,14 +236,12 @@ export function mount(model, el, spec) {
     reset.disabled = same;
     const result = computeOnce(state);
     if (rank) rank.update(state, result);
-    if (spec.update) spec.update(view, state, result, ctx);
-    else {
-      const fresh = h("div", { class: "dcglab-output" });
-      available = width;
-      patterns = { prefix: uid, count: 0 };
-      spec.draw(fresh, state, result, ctx);
-      morph(view, fresh);
-    }
+    // draw() describes the output (see node in ui.js); morph writes what changed
+    const drawing = node("div");
+    available = width;
+    patterns = { prefix: uid, count: 0 };
+    spec.draw(drawing, state, result, ctx);
+    morph(view, drawing);
     const rows = spec.readouts(state, result);
     if (items.length !== rows.length) {
       live.replaceChildren(saidEl);

@@ -39,16 +39,16 @@ export default explorer({
     const pin = ctx.local.pin || null;
     const xs = s.grades.map((_, i) => i + 1);
     const top = Math.max(1e-12, ...MEASURES.flatMap(([key]) => parts[key].concat(pin ? pin.parts[key] : [])));
-    const tools = h("div", { class: "dcglab-presets" });
-    const pinButton = h("button", { type: "button", class: "dcglab-chip dcglab-pin" }, "Pin this state");
-    pinButton.onclick = () => {
+    const tools = node("div", { class: "dcglab-presets" });
+    const pinButton = node("button", { type: "button", class: "dcglab-chip dcglab-pin" }, "Pin this state");
+    pinButton.on = { click: () => {
       ctx.local.pin = { parts: contributions(s.grades, s.p), result: { ...r }, grades: s.grades.slice(), p: s.p };
       ctx.refresh();
-    };
+    } };
     tools.append(pinButton);
     if (pin) {
-      const clear = h("button", { type: "button", class: "dcglab-chip dcglab-unpin" }, "Clear the pin");
-      clear.onclick = () => { ctx.local.pin = null; ctx.refresh(); };
+      const clear = node("button", { type: "button", class: "dcglab-chip dcglab-unpin" }, "Clear the pin");
+      clear.on = { click: () => { ctx.local.pin = null; ctx.refresh(); } };
       tools.append(clear);
     }
     out.append(tools);
@@ -61,7 +61,7 @@ export default explorer({
       });
       out.append(para(`Pinned: grades ${pin.grades.join(", ")}, p = ${pin.p}. Change since the pin: ${change.join(", ")}.`));
     }
-    const row = h("div", { class: "dcglab-charts" });
+    const row = node("div", { class: "dcglab-charts" });
     for (const [key, name, formula] of MEASURES) {
       const value = key === "ndcg" ? fmtNdcg(r.ndcg) : fmt(r[key]);
       const series = [{ kind: "bar", xs, ys: parts[key], color: "c0", label: `${name}: ${formula}`, cls: "dcglab-now",
