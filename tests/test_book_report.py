@@ -40,3 +40,10 @@ def test_show_table_names_columns_as_asked(glued, capsys) -> None:
     report.show_table(table, "w{row}_{column}", "rank", columns={"1/log2(i+1)": "log"})
     assert glued == {"w2_log": 0.63}
     assert "1/log2(i+1)" in capsys.readouterr().out
+
+
+def test_format_table_prints_reals_as_the_prose_does() -> None:
+    table = pd.DataFrame({"doc": [1400, 7], "change": [-0.0, -0.25]})
+    lines = report.format_table(table, digits=2).splitlines()
+    assert [line.split() for line in lines[1:]] == [["1400", "0.00"], ["7", "-0.25"]]
+    assert report.shown(-0.0, 2) == report.decimals(-0.0, 2) == "0.00"

@@ -17,9 +17,12 @@ from . import glue
 
 
 def format_table(df: pd.DataFrame, digits: int = 3) -> str:
-    """A table as plain text with every float printed to ``digits`` decimals.
+    """A table as plain text with every float printed to ``digits`` decimals, as
+    :func:`decimals` writes it (the rule :func:`shown` uses in the prose).
 
-    Missing values (a skipped query's nDCG) print as ``-``.
+    Missing values (a skipped query's nDCG) print as ``-``. Integers print as they are,
+    without the thousands separators of :func:`shown`: in a table they are often
+    identifiers (a Cranfield document number).
 
     Examples
     --------
@@ -33,10 +36,22 @@ def format_table(df: pd.DataFrame, digits: int = 3) -> str:
         if x is None or (isinstance(x, float) and pd.isna(x)):
             return "-"
         if isinstance(x, float):
-            return f"{x:.{digits}f}"
+            return decimals(x, digits)
         return str(x)
 
     return df.map(cell).to_string(index=False)
+
+
+def decimals(value: float, digits: int = 3) -> str:
+    """A real number to ``digits`` decimals; ``-0.0`` prints as ``0.000``, since a sign
+    the value does not carry is not shown.
+
+    Examples
+    --------
+    >>> decimals(0.87105), decimals(-0.0), decimals(-0.25, 1)
+    ('0.871', '0.000', '-0.2')
+    """
+    return f"{float(value) + 0.0:.{digits}f}"
 
 
 def shown(value: Any, digits: int = 3) -> str:
@@ -54,7 +69,7 @@ def shown(value: Any, digits: int = 3) -> str:
         return str(value)
     if isinstance(value, numbers.Integral):
         return f"{int(value):,}"
-    return f"{float(value) + 0.0:.{digits}f}"
+    return decimals(value, digits)
 
 
 def show(name: str, value: Any, label: str | None = None, digits: int = 3) -> None:
