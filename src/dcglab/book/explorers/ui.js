@@ -197,13 +197,16 @@ class Sketch {
   }
 
   append(...xs) {
-    for (const x of xs) this.kids.push(x instanceof Sketch ? x : String(x));
+    this.kids.push(...xs.map(kid));
   }
 
   prepend(...xs) {
-    this.kids.unshift(...xs.map((x) => (x instanceof Sketch ? x : String(x))));
+    this.kids.unshift(...xs.map(kid));
   }
 }
+
+// A child of a description: another description, or a text.
+const kid = (x) => (x instanceof Sketch ? x : String(x));
 
 // A described HTML element: attributes, optional text; children are added with append().
 export function node(tag, attrs = {}, text = "") {
@@ -239,13 +242,13 @@ function dispatch(ev) {
 export function morph(live, want) {
   let x = live.firstChild;
   for (const y of want.kids) {
-    if (x && (typeof y === "string" ? x.nodeType === 3 : x.nodeName === y.tag)) {
-      if (typeof y === "string") {
-        if (x.data !== y) x.data = y;
-      } else {
-        write(x, y);
-        morph(x, y);
-      }
+    const text = typeof y === "string";
+    if (x && text && x.nodeType === 3) {
+      if (x.data !== y) x.data = y;
+      x = x.nextSibling;
+    } else if (x && !text && x.nodeName === y.tag) {
+      write(x, y);
+      morph(x, y);
       x = x.nextSibling;
     } else if (x) {
       const next = x.nextSibling;

@@ -96,7 +96,8 @@ export function rankingPresets(s, list = "grades", gain = "linear") {
   ];
 }
 
-// spec: {name, title, params, controls(state), compute(state), draw(view, state, result),
+// spec: {name, title, params, controls(state), compute(state), draw(drawing, state, result, ctx)
+//        (describes the output into `drawing` with node(), chart(), table(), para()),
 //        readouts(state, result) -> [[label, key, text]]}; optional: ranking (the rank
 //        strip, see rankView), predict (see predictBox), presets(initial) -> [[label, patch]].
 export function mount(model, el, spec) {
