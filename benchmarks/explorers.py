@@ -9,7 +9,7 @@ moved one rank (→) and given a new grade (a digit key). One step is timed insi
 just before the event is dispatched to the end of a forced synchronous layout
 (``getBoundingClientRect`` of the explorer after ``offsetHeight``), so it covers the
 explorer's computation, its DOM update and the browser's style and layout work. A page's
-steps start 8 s after it loads, once the collections of its start-up garbage have run. Steps
+steps start 8 s after it loads, once the first collection of its start-up garbage has run. Steps
 follow each other one frame apart (the next one starts in a task after the next animation
 frame), as the input events of a reader dragging a slider do (``--pause MS`` waits longer,
 as a reader does who watches each change): between two steps the page
@@ -27,6 +27,10 @@ the step (Chromium reports the heap in coarse steps, so a collection can also go
 ``createElementNS`` and ``createTextNode`` are counted): DOM nodes no longer shown are freed
 only by a full garbage collection, whose pause would fall inside some later step.
 Timing depends on the machine and on its load: the results file states both.
+
+``--trace FILE`` records a Chromium trace of the run (the timeline, V8's garbage collector
+and each step as a span) and lists every full collection: its page, how long after that
+page's load it came, its pause, and whether it fell inside a step.
 
 The built pages run the explorer code saved in the notebooks' widget state. With
 ``--current-js`` each page is served with that code replaced by the package's current
@@ -56,13 +60,13 @@ CHROMIUM = os.environ.get("DCGLAB_CHROMIUM", "/usr/bin/chromium")
 FRAME_MS = 16.0
 # A page's start-up (MathJax, the widget manager, the explorers' first drawing) leaves
 # 15-40 MB of garbage. V8 frees it while the page is idle, in a full collection 1-2.5 s
-# after the load (a 10-15 ms pause) and a memory-reducing one at 3.5-7 s (up to 50 ms),
-# as a trace of the benchmark shows. The steps start after both, as a reader's first
-# move comes after reading the text around an explorer.
+# after the load (a 10-26 ms pause) and often a memory-reducing one at 3.5-9.3 s (up to
+# 55 ms), as --trace shows. The steps start after the first and mostly after the second,
+# as a reader's first move comes after reading the text around an explorer.
 SETTLE_MS = 8000
 
 STEP_JS = """
-async ([root, rounds, pause]) => {
+async ([root, rounds, pause, mark]) => {
   const timings = [];
   const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : 0);
   // the next step starts one frame later (and `pause` ms more), in a task of its own, like
@@ -76,6 +80,8 @@ async ([root, rounds, pause]) => {
     void root.offsetHeight;
     root.getBoundingClientRect();
     timings.push([label, performance.now() - t0, heap() < h0]);
+    // with --trace: the step as a span in the trace (user timing)
+    if (mark) performance.measure("dcglab-step", {start: t0});
   };
   const usable = (e) => !e.disabled && e.offsetParent !== null
     && !(e.closest('.dcglab-control') || {}).hidden;
@@ -195,12 +201,15 @@ def measure(
     only: set[str] | None = None,
     current_js: bool = False,
     pause: int = 0,
+    trace: Path | None = None,
 ) -> list[dict]:
     rows = []
     with serve(site) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.add_init_script(TASKS_JS)
+        if trace:
+            browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
         if current_js:
 
             def current(route) -> None:
@@ -224,8 +233,8 @@ def measure(
                 page.evaluate(LONGEST_TASK)
                 nodes = page.evaluate(NODES_MADE)
                 timings = root.evaluate(
-                    f"(root, [rounds, pause]) => ({STEP_JS})([root, rounds, pause])",
-                    [rounds, pause],
+                    f"(root, args) => ({STEP_JS})([root, ...args])",
+                    [rounds, pause, trace is not None],
                 )
                 nodes = page.evaluate(NODES_MADE) - nodes
                 page.wait_for_timeout(1000)
@@ -256,8 +265,46 @@ def measure(
                         "over_frame_gc": sum(slow),
                     }
                 )
+        if trace:
+            trace.write_bytes(browser.stop_tracing())
         browser.close()
     return rows
+
+
+# Chromium's timeline, V8's collector and the pages' user timing (the steps' spans).
+TRACE_CATEGORIES = ["devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink.user_timing"]
+
+
+def full_collections(trace: bytes) -> list[str]:
+    """One line per full collection (V8's ``MajorGC``) in a trace written with
+    ``--trace``: its pause, how long after the page's load it came, and whether it fell
+    inside a timed step."""
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    loads, steps, begun = [], [], {}
+    for e in events:
+        if e.get("name") == "navigationStart":
+            # a load also logs a navigation without its address: only those with one count
+            url = e.get("args", {}).get("data", {}).get("documentLoaderURL", "")
+            if url:
+                loads.append((e["ts"], url.rsplit("/", 1)[-1]))
+        elif e.get("name") == "dcglab-step":
+            key = e.get("id") or e.get("id2", {}).get("local")
+            if e["ph"] in ("b", "B"):
+                begun[key] = e["ts"]
+            elif key in begun:
+                steps.append((begun.pop(key), e["ts"]))
+    lines = []
+    for e in events:
+        if e.get("name") != "MajorGC" or e.get("ph") != "X":
+            continue
+        at, page = max((load for load in loads if load[0] <= e["ts"]), default=(e["ts"], "?"))
+        inside = any(a <= e["ts"] <= b for a, b in steps)
+        lines.append(
+            f"{page:<32} {(e['ts'] - at) / 1e6:6.2f} s after its load  "
+            f"{e['dur'] / 1000:5.1f} ms  {'inside a step' if inside else 'outside the steps'}"
+        )
+    return lines
 
 
 def main() -> None:
@@ -281,8 +328,17 @@ def main() -> None:
         help="wait MS more between steps (0: one step a frame, as a slider drag sends them;"
         " 250: a reader who watches each step's animation end)",
     )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="write a Chromium trace (timeline, V8's collector, the steps) to FILE and list"
+        " each full collection: when after its page's load, its pause, inside a step or not",
+    )
     args = parser.parse_args()
-    rows = measure(args.site, args.rounds, set(args.only or ()), args.current_js, args.pause)
+    rows = measure(
+        args.site, args.rounds, set(args.only or ()), args.current_js, args.pause, args.trace
+    )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [
         f"Explorer steps in Chromium (input to finished layout), {args.rounds} rounds, "
@@ -301,6 +357,9 @@ def main() -> None:
             f"{r['nodes_per_step']:>10.1f}  {r['worst_control']}"
             f" ({r['control_median_ms']:.2f})"
         )
+    if args.trace:
+        lines += ["", f"full collections (trace in {args.trace}):"]
+        lines += full_collections(args.trace.read_bytes())
 
     text = "\n".join(lines) + "\n"
     args.out.mkdir(parents=True, exist_ok=True)
