@@ -20,7 +20,7 @@ NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb) $(wildcard *.ipynb))
 .PHONY: book course pdf test test-fast lab execute assets lint clean
 
 # Developers and CI have the Cranfield files beside the repository; users download
-# them on first use (dcglab.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
+# them on first use (dcglab.collections.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
 SHARED_CRANFIELD := $(abspath ../shared/data/cranfield)
 ifneq ($(wildcard $(SHARED_CRANFIELD)/cranqrel),)
 export DCGLAB_CRANFIELD_DIR ?= $(SHARED_CRANFIELD)

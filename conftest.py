@@ -3,7 +3,7 @@
 The Cranfield copy beside the repository (../shared/data/cranfield) is used by the
 tests and by the chapter notebooks that nbval executes (their kernels inherit this
 environment), so that nothing is downloaded. Readers download the collection
-instead (dcglab.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
+instead (dcglab.collections.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
 """
 
 import os

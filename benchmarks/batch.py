@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from dcglab.batch import compute, prepare
+from dcglab.evaluation.batch import compute, prepare
 
 
 def workload(n_queries: int, n_docs: int, seed: int = 20261130, pool: int = 1_000_000):

@@ -87,20 +87,20 @@ def worker(path: str, qrels: str, run: str, out: str, spill: str) -> None:
     if path == "batch":
         import duckdb
 
-        from dcglab.batch import evaluate
+        from dcglab.evaluation.batch import evaluate
 
         q = duckdb.sql(f"SELECT * FROM read_parquet('{qrels}')").df()
         r = duckdb.sql(f"SELECT * FROM read_parquet('{run}')").df()
         t_read = time.perf_counter() - t0
         res = evaluate(q, r, MEASURES, zero_idcg="zero")
     elif path == "duckdb":
-        from dcglab.engines import evaluate
+        from dcglab.evaluation.engines import evaluate
 
         t_read = 0.0
         config = {"memory_limit": "4GB", "temp_directory": spill, "threads": 2}
         res = evaluate(qrels, run, MEASURES, zero_idcg="zero", config=config)
     else:
-        from dcglab.engines import evaluate, local_spark
+        from dcglab.evaluation.engines import evaluate, local_spark
 
         spark = local_spark("local[2]", memory="8g", partitions=16)
         spark.sparkContext.setLogLevel("ERROR")

@@ -1,4 +1,4 @@
-"""Time the reversal count (dcglab.reversals) for judged multisets of up to 9 documents.
+"""Time the reversal count (dcglab.formulas.reversals) for judged multisets of up to 9 documents.
 
 Run: .venv/bin/python benchmarks/reversals.py
 
@@ -10,7 +10,7 @@ pairs: checking pairs one by one would be hopeless; the merge-sort count is not.
 
 import time
 
-from dcglab.reversals import discordant_pairs, ndcg_of_orderings, orderings
+from dcglab.formulas.reversals import discordant_pairs, ndcg_of_orderings, orderings
 
 CASES = {
     "article's six documents": [3, 2, 3, 0, 1, 2],

@@ -14,13 +14,13 @@ Distance
     .. math:: D = \sum_{m, g} \frac{|\bar x_{m,g} - a_{m,g}|}{0.001} + |c - 6|,
 
     over the three models m and the two gains g, where c is the strict count
-    of direction changes (:func:`dcglab.cranfield.direction_changes`). A mean
+    of direction changes (:func:`dcglab.collections.cranfield.direction_changes`). A mean
     rounds to the article's figure exactly when its term is at most 0.5.
     Configurations at equal distance are ordered by preference: every option
     list below starts with the most standard choice.
 
 Grid (indexing once per tokenisation, models reusing the index)
-    The option lists of :mod:`dcglab.cranfield.search`: fields × stop list ×
+    The option lists of :mod:`dcglab.collections.cranfield.search`: fields × stop list ×
     stemmer (27 indexes); tie order (2); the −1 code (4 readings, evaluation
     only); BIM weight × query terms (4); TF-IDF tf × idf × query vector (36);
     BM25 k1 × b × idf × query tf × length (540). Tokens are lowercase
@@ -32,8 +32,8 @@ Output
     BM25 with k1 = 1.2, b = 0.75 and Lucene's idf, scikit-learn's smooth idf),
     the closest when the count is ignored, and the best per tokenisation and per
     reading of −1. The closest configuration is
-    re-evaluated through :func:`dcglab.cranfield.rank` and
-    :func:`dcglab.cranfield.ndcg_by_query` (that is, :func:`dcglab.ndcg`) and must
+    re-evaluated through :func:`dcglab.collections.cranfield.rank` and
+    :func:`dcglab.collections.cranfield.ndcg_by_query` (that is, :func:`dcglab.ndcg`) and must
     agree with the fast path here to 1e-12.
 
 Run with ``.venv/bin/python scripts/cranfield_search.py [--workers 2]``; it takes
@@ -55,9 +55,9 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from dcglab import cranfield as cf
 from dcglab.book.article import ARTICLE_TABLE as ARTICLE
-from dcglab.cranfield.search import (
+from dcglab.collections import cranfield as cf
+from dcglab.collections.cranfield.search import (
     BIM,
     BM25,
     FIELDS,
@@ -70,9 +70,9 @@ from dcglab.cranfield.search import (
     gain_tables,
     register_sklearn_stop_words,
 )
-from dcglab.discounts import Discount
-from dcglab.gains import gain_values
-from dcglab.measures import idcg, ndcg_ratio
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.gains import gain_values
+from dcglab.formulas.measures import idcg, ndcg_ratio
 
 K = 10
 TOL = 1e-12
@@ -117,7 +117,7 @@ class Judgments:
 def top_k(s: np.ndarray, hit: np.ndarray) -> dict[str, np.ndarray]:
     """Top K document indices per query, for each tie order (-1 pads short lists).
 
-    The same rule as :func:`dcglab.cranfield.rank`: matching documents only, by
+    The same rule as :func:`dcglab.collections.cranfield.rank`: matching documents only, by
     score descending, ties by document number; vectorised for speed.
     """
     n_q, n_d = s.shape
@@ -217,7 +217,7 @@ def search_tokenisation(job: tuple[int, int, int]) -> list[dict]:
 
 
 def config_of(row: dict) -> cf.Config:
-    """The :class:`dcglab.cranfield.Config` a result row describes."""
+    """The :class:`dcglab.collections.cranfield.Config` a result row describes."""
     params = {k: row[k] for k in COLUMNS if k in cf.Config.__dataclass_fields__}
     params["fields"] = tuple(row["fields"].split("+"))
     params["bm25_k1"], params["bm25_b"] = float(row["bm25_k1"]), float(row["bm25_b"])

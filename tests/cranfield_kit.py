@@ -12,7 +12,7 @@ import functools
 import os
 from pathlib import Path
 
-from dcglab import cranfield as cf
+from dcglab.collections import cranfield as cf
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -114,8 +114,8 @@ def trec_eval(binary: Path, case: Case, folder: Path) -> Outcome:
 
 
 def dcglab(case: Case, folder: Path, extra: tuple[str, ...] = ()) -> Outcome:
-    """Run ``dcglab.batch.cli.main`` in this process on ``case`` (``extra`` options first)."""
-    from dcglab.batch.cli import main
+    """Run ``dcglab.cli.evaluate.main`` in this process on ``case`` (``extra`` options first)."""
+    from dcglab.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -12,9 +12,9 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from dcglab.batch import evaluate, measure_specs
-from dcglab.batch.cli import main
-from dcglab.batch.reader import SCAN_CHUNK, fast_layout, read_qrels, read_run
+from dcglab.cli import main
+from dcglab.evaluation.batch import evaluate, measure_specs
+from dcglab.evaluation.batch.reader import SCAN_CHUNK, fast_layout, read_qrels, read_run
 
 QRELS = "q1 0 d1 3\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 2\nq2 0 d5 1\n"
 RUN = (
@@ -468,7 +468,7 @@ def test_cli_in_process_returns_2(write, capsys):
 def test_the_general_path_reads_in_chunks_the_same(write):
     """Cut into pieces of a few bytes (some holding only comments), the general
     path gives the table it gives in one piece."""
-    from dcglab.batch.reader import _general
+    from dcglab.evaluation.batch.reader import _general
 
     raw = WHITESPACE["blank lines and comments"](WHITESPACE["mixed"](RUN)).encode()
     whole = _general(raw, "run")

@@ -1,4 +1,5 @@
-"""dcglab.batch.binary: the binary measures by hand, in trec_eval's summation order, against
+"""dcglab.evaluation.batch.binary: the binary measures by hand, in trec_eval's summation order,
+against
 ir_measures where only ir_measures has the measure, and against the trec_eval 10.0
 binary on Cranfield runs."""
 
@@ -9,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dcglab.batch import evaluate
-from dcglab.batch.binary import Ranking, binary_measure, summary
-from dcglab.batch.cli import main
+from dcglab.cli import main
+from dcglab.evaluation.batch import evaluate
+from dcglab.evaluation.batch.binary import Ranking, binary_measure, summary
 
 CRANFIELD = Path(__file__).resolve().parents[2] / "shared" / "data" / "cranfield"
 

@@ -1,4 +1,4 @@
-"""dcglab.batch.blocks: the padded row layout, row blocks and chunk-aware gathers."""
+"""dcglab.evaluation.batch.blocks: the padded row layout, row blocks and chunk-aware gathers."""
 
 import numpy as np
 import polars as pl
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import dcglab.batch.blocks as blocks
-import dcglab.batch.codes as codes
+import dcglab.evaluation.batch.blocks as blocks
+import dcglab.evaluation.batch.codes as codes
 
 
 @pytest.mark.parametrize("order", ["sorted", "shuffled", "repeated", "empty"])

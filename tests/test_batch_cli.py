@@ -1,4 +1,4 @@
-"""The command line (:mod:`dcglab.batch.cli`): trec_eval's options checked against
+"""The command line (:mod:`dcglab.cli.evaluate`): trec_eval's options checked against
 pytrec_eval (trec_eval 9's code) on seeded random runs with ties, unjudged documents
 and grades -1..3; output formats, one-line errors, the help."""
 
@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 from workloads import as_dicts, file_workload, tie_workload
 
-from dcglab.batch import evaluate
-from dcglab.batch.cli import main
+from dcglab.cli import main
+from dcglab.evaluation.batch import evaluate
 
 MEASURES = ["map", "recip_rank", "P.1,5,10", "recall.5,10", "ndcg", "ndcg_cut.5,10"]
 NAMES = {"map", "recip_rank", "P_1", "P_5", "P_10", "recall_5", "recall_10", "ndcg"}

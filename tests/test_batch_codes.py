@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from workloads import DOCNOS
 
-import dcglab.batch.blocks as blocks
-from dcglab.batch import evaluate
-from dcglab.batch.codes import lexicographic_codes, trec_ranking
+import dcglab.evaluation.batch.blocks as blocks
+from dcglab.evaluation.batch import evaluate
+from dcglab.evaluation.batch.codes import lexicographic_codes, trec_ranking
 
 
 def python_ranking(scores, rows, docno):
@@ -84,7 +84,7 @@ finite_doubles = st.floats(allow_nan=False, allow_infinity=False, width=64)
 def test_sortable_bits_order_is_the_order_of_doubles(a, b):
     """Integer keys compare as C compares doubles: -0.0 equals 0.0, and values one
     unit in the last place apart stay apart."""
-    from dcglab.batch.codes import sortable_bits
+    from dcglab.evaluation.batch.codes import sortable_bits
 
     ka, kb = sortable_bits(np.array([a, b]))
     assert (ka < kb) == (a < b) and (ka == kb) == (a == b)
@@ -96,7 +96,7 @@ def test_trec_ranking_sorts_doubles_then_docnos(values):
     the scores: near-ties within the packed key's column bits included."""
     import polars as pl
 
-    from dcglab.batch.codes import trec_ranking
+    from dcglab.evaluation.batch.codes import trec_ranking
 
     with np.errstate(over="ignore"):  # the largest double's neighbour is inf: kept
         near = [np.nextafter(v, np.inf) for v in values]  # each score's neighbour, 1 ulp up

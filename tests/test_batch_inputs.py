@@ -1,4 +1,5 @@
-"""dcglab.batch.inputs: standard input, pipes, compressed and Parquet files, and the Python
+"""dcglab.evaluation.batch.inputs: standard input, pipes, compressed and Parquet files, and the
+Python
 layouts of pytrec_eval, ir_measures and ir_datasets all give the same evaluation."""
 
 import bz2
@@ -15,9 +16,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from dcglab.batch import evaluate
-from dcglab.batch.cli import main
-from dcglab.batch.inputs import Raw, resolve, run_tag
+from dcglab.cli import main
+from dcglab.evaluation.batch import evaluate
+from dcglab.evaluation.batch.inputs import Raw, resolve, run_tag
 
 QRELS = "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d1 1\nq2 0 d4 0\n"
 RUN = (

@@ -1,13 +1,13 @@
-"""dcglab.batch.levels: each grade level's gain, then 0 for unjudged documents."""
+"""dcglab.evaluation.batch.levels: each grade level's gain, then 0 for unjudged documents."""
 
 import numpy as np
 import pytest
 from hypothesis import given
 from strategies import gains, grades
 
-from dcglab.batch.levels import complete_gains, gain_table, level_gains
-from dcglab.batch.reader import read_table
-from dcglab.gains import GainError
+from dcglab.evaluation.batch.levels import complete_gains, gain_table, level_gains
+from dcglab.evaluation.batch.reader import read_table
+from dcglab.formulas.gains import GainError
 
 FORMULA = {"linear": lambda r: r, "exponential": lambda r: 2.0**r - 1}
 

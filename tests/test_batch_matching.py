@@ -1,4 +1,4 @@
-"""dcglab.batch.matching: (query, docno) pairs matched by hash, with the exact string
+"""dcglab.evaluation.batch.matching: (query, docno) pairs matched by hash, with the exact string
 match whenever hashes repeat or collide."""
 
 import numpy as np
@@ -9,10 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from workloads import DOCNOS, docno_workload
 
-import dcglab.batch.codes as codes
-import dcglab.batch.preparation as preparation
-from dcglab.batch import evaluate
-from dcglab.batch.matching import exact_match, first_repeat, match_in_rows, may_repeat, pair_keys
+import dcglab.evaluation.batch.codes as codes
+import dcglab.evaluation.batch.preparation as preparation
+from dcglab.evaluation.batch import evaluate
+from dcglab.evaluation.batch.matching import (
+    exact_match,
+    first_repeat,
+    match_in_rows,
+    may_repeat,
+    pair_keys,
+)
 
 
 def hashes(values):

@@ -1,4 +1,4 @@
-"""dcglab.batch.output: trec_eval's lines, and the same values as CSV and JSON."""
+"""dcglab.evaluation.batch.output: trec_eval's lines, and the same values as CSV and JSON."""
 
 import csv
 import io
@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from dcglab.batch.output import render
-from dcglab.batch.result import BatchResult
-from dcglab.measure_names import measure_specs
+from dcglab.evaluation.batch.output import render
+from dcglab.evaluation.batch.result import BatchResult
+from dcglab.evaluation.measure_names import measure_specs
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Preparing (:func:`dcglab.batch.prepare`): the padded layouts, the early ranking,
+"""Preparing (:func:`dcglab.evaluation.batch.prepare`): the padded layouts, the early ranking,
 the options applied when reading, repeated pairs."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 from spies import spy
 from workloads import tie_workload
 
-from dcglab.batch import evaluate, prepare
+from dcglab.evaluation.batch import evaluate, prepare
 
 TOL = 1e-12
 
@@ -15,7 +15,7 @@ TOL = 1e-12
 def test_prepare_then_compute_reuses_the_work():
     qrels, run = tie_workload(12)
     p = prepare(qrels, run)
-    from dcglab.batch import compute
+    from dcglab.evaluation.batch import compute
 
     a = compute(p, ["ndcg_cut.5"], zero_idcg="zero").per_query
     b = evaluate(qrels, run, ["ndcg_cut.5"], zero_idcg="zero").per_query
@@ -66,7 +66,7 @@ def test_the_early_ranking_of_equal_blocks_gives_the_same_result(layout, monkeyp
     """A run held as equal query blocks is ranked before its queries are coded;
     placed in the layout (run queries without qrels left out, qrels queries
     without run lines as empty rows), it gives what ranking the layout gives."""
-    import dcglab.batch.preparation as preparation
+    import dcglab.evaluation.batch.preparation as preparation
 
     rng = np.random.default_rng(5)
     queries = [f"q{i}" for i in (3, 1, 20, 2)]

@@ -1,10 +1,10 @@
-"""The TREC reader (:mod:`dcglab.batch.reader`): any whitespace; malformed lines named
+"""The TREC reader (:mod:`dcglab.evaluation.batch.reader`): any whitespace; malformed lines named
 by file and line."""
 
 import pandas as pd
 import pytest
 
-from dcglab.batch.reader import read_qrels, read_run
+from dcglab.evaluation.batch.reader import read_qrels, read_run
 
 TOL = 1e-12
 

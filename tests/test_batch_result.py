@@ -1,4 +1,4 @@
-"""dcglab.batch.result: the per-query values and trec_eval's means."""
+"""dcglab.evaluation.batch.result: the per-query values and trec_eval's means."""
 
 import math
 from functools import reduce
@@ -7,8 +7,8 @@ from operator import add
 import numpy as np
 import pytest
 
-from dcglab.batch.result import BatchResult
-from dcglab.measure_names import measure_specs
+from dcglab.evaluation.batch.result import BatchResult
+from dcglab.evaluation.measure_names import measure_specs
 
 
 def test_the_mean_adds_queries_left_to_right():

@@ -1,4 +1,5 @@
-"""Scoring (:func:`dcglab.batch.evaluate`, :func:`dcglab.batch.compute`): agreement with
+"""Scoring (:func:`dcglab.evaluation.batch.evaluate`, :func:`dcglab.evaluation.batch.compute`):
+agreement with
 each reference library under that library's own convention, on seeded random runs
 with ties and grades 0-3, within 1e-12; the conventions and their errors."""
 
@@ -7,7 +8,7 @@ import pandas as pd
 import pytest
 from workloads import as_dicts, tie_workload
 
-from dcglab.batch import evaluate
+from dcglab.evaluation.batch import evaluate
 
 TOL = 1e-12
 

@@ -1,4 +1,4 @@
-"""dcglab.batch.text: the fast path's scan of a file's layout and its comment search."""
+"""dcglab.evaluation.batch.text: the fast path's scan of a file's layout and its comment search."""
 
 import re
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dcglab.batch.text import fast_layout, has_comment
+from dcglab.evaluation.batch.text import fast_layout, has_comment
 
 # A leading, trailing or doubled separator on a line.
 EMPTY_FIELD = re.compile(rb"(?:\A|\n)[ \t]|[ \t](?:\n|\Z)|[ \t]{2}")

@@ -1,4 +1,4 @@
-"""`dcglab compare` (dcglab.compare_cli): the library's result; errors one line and exit 2."""
+"""`dcglab compare` (dcglab.cli.compare): the library's result; errors one line and exit 2."""
 
 import json
 import subprocess
@@ -7,7 +7,7 @@ import sys
 import pytest
 from workloads import COMPARE_QUERIES, compare_run, compare_workload, write_qrels, write_run
 
-from dcglab.comparison import compare
+from dcglab.statistics.comparison import compare
 
 
 @pytest.fixture(scope="module")

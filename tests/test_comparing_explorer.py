@@ -1,4 +1,5 @@
-"""The comparing-systems explorer's JavaScript twin (paired.js) agrees with dcglab.significance.
+"""The comparing-systems explorer's JavaScript twin (paired.js) agrees with
+dcglab.statistics.significance.
 
 paired.js is evaluated in Chromium over many small paired samples: every sign pattern of
 differences drawn from a grid, n = 2 to 8, and t statistics for 1 to 30 degrees of

@@ -1,4 +1,4 @@
-"""dcglab.comparison: statistics against scipy and ranx, missing queries, formats."""
+"""dcglab.statistics.comparison: statistics against scipy and ranx, missing queries, formats."""
 
 import numpy as np
 import pandas as pd
@@ -6,9 +6,9 @@ import pytest
 from scipy import stats
 from workloads import COMPARE_QUERIES, compare_run, compare_workload
 
-from dcglab import significance
-from dcglab.batch import evaluate
-from dcglab.comparison import compare, compare_scores, discriminative_power, swap_rates
+from dcglab.evaluation.batch import evaluate
+from dcglab.statistics import significance
+from dcglab.statistics.comparison import compare, compare_scores, discriminative_power, swap_rates
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Unit tests of dcglab.cranfield.data: checksums, parsing, locating and fetching the files."""
+"""Unit tests of dcglab.collections.cranfield.data: checksums, parsing, locating and fetching the
+files."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 from cranfield_kit import collection, folder
 
-from dcglab import cranfield as cf
+from dcglab.collections import cranfield as cf
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Unit tests of dcglab.cranfield.evaluation: nDCG of rankings, code -1, direction changes."""
+"""Unit tests of dcglab.collections.cranfield.evaluation: nDCG of rankings, code -1, direction
+changes."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import numpy as np
 import pytest
 from cranfield_kit import collection, tiny
 
-from dcglab import cranfield as cf
 from dcglab.book.article import ARTICLE_TABLE
+from dcglab.collections import cranfield as cf
 
 
 @pytest.fixture(scope="module")

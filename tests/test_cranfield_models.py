@@ -1,4 +1,5 @@
-"""Unit tests of dcglab.cranfield.models: BIM, TF-IDF and BM25 scores derived by hand."""
+"""Unit tests of dcglab.collections.cranfield.models: BIM, TF-IDF and BM25 scores derived by
+hand."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 from cranfield_kit import PLAIN, tiny
 
-from dcglab import cranfield as cf
+from dcglab.collections import cranfield as cf
 
 
 def by_doc(index: cf.Index, model: str, config: cf.Config) -> list[float]:

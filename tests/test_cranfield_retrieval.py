@@ -1,4 +1,5 @@
-"""Unit tests of dcglab.cranfield.retrieval: the index, its configuration, ranking and ties."""
+"""Unit tests of dcglab.collections.cranfield.retrieval: the index, its configuration, ranking and
+ties."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from dataclasses import replace
 import pytest
 from cranfield_kit import PLAIN, tiny
 
-from dcglab import cranfield as cf
-from dcglab.cranfield import retrieval
+from dcglab.collections import cranfield as cf
+from dcglab.collections.cranfield import index as index_module
 
 
 def test_rank_retrieves_matching_documents_with_documented_ties():
@@ -30,7 +31,7 @@ def test_config_validation():
 
 
 def test_progress_bar_option(monkeypatch, capsys):
-    monkeypatch.setattr(retrieval, "PROGRESS_DELAY", 0.0)  # show the bar however quick
+    monkeypatch.setattr(index_module, "PROGRESS_DELAY", 0.0)  # show the bar however quick
     index = cf.Index.build(tiny(), PLAIN, progress=True)
     assert cf.rank(index, "bm25", config=PLAIN, progress=True)[1] == [1, 2, 4]
     err = capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""Tests of dcglab.cranfield.search: the recorded result of scripts/cranfield_search.py."""
+"""Tests of dcglab.collections.cranfield.search: the recorded result of
+scripts/cranfield_search.py."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import csv
 import pytest
 from cranfield_kit import ROOT, collection
 
-from dcglab import cranfield as cf
 from dcglab.book.article import ARTICLE_TABLE
-from dcglab.cranfield import search
+from dcglab.collections import cranfield as cf
+from dcglab.collections.cranfield import search
 
 
 @pytest.fixture(scope="module")

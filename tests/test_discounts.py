@@ -1,4 +1,5 @@
-"""Unit and property tests of dcglab.discounts: weights by hand, and how a base acts on DCG."""
+"""Unit and property tests of dcglab.formulas.discounts: weights by hand, and how a base acts on
+DCG."""
 
 import math
 

@@ -1,6 +1,6 @@
 """The evaluation as SQL on real engines: DuckDB in-process, Spark in local mode.
 
-The engines' library API against :func:`dcglab.batch.evaluate`, per query to
+The engines' library API against :func:`dcglab.evaluation.batch.evaluate`, per query to
 1e-12, on seeded runs with heavy ties, -0.0, queries with nothing relevant and
 every convention; the SQL itself; Spark in ``local-cluster`` mode. The command
 line's parity over the three paths is tests/test_parity.py.
@@ -18,9 +18,9 @@ import polars as pl
 import pytest
 from workloads import edge_workload
 
-from dcglab.batch import evaluate as batch_evaluate
-from dcglab.engines import evaluate, evaluate_files, gains_of
-from dcglab.measure_families import FAMILIES
+from dcglab.evaluation.batch import evaluate as batch_evaluate
+from dcglab.evaluation.engines import evaluate, evaluate_files, gains_of
+from dcglab.evaluation.measure_families import FAMILIES
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -30,7 +30,7 @@ MEASURES = ["ndcg", "ndcg_cut.1,3,10,100", "dcg_cut.5"]
 
 CLUSTER = """
 import sys
-from dcglab.engines import evaluate, local_spark
+from dcglab.evaluation.engines import evaluate, local_spark
 session = local_spark("local-cluster[2,1,1024]", memory="1g", partitions=4, quiet=True)
 assert session.sparkContext.master.startswith("local-cluster")
 res = evaluate(sys.argv[1], sys.argv[2], ["ndcg", "ndcg_cut.5,10"], engine="spark",
@@ -93,7 +93,7 @@ CONVENTIONS = [
 
 
 def batch(qrels, run, measures=MEASURES, **kw):
-    """The reference: dcglab.batch, whose grades must be >= 0 for formula gains."""
+    """The reference: dcglab.evaluation.batch, whose grades must be >= 0 for formula gains."""
     return batch_evaluate(qrels, run, measures, **kw).per_query
 
 
@@ -209,7 +209,7 @@ def test_bad_input_is_the_same_error_on_both_paths(data, change, match):
 @pytest.mark.slow
 def test_import_dcglab_needs_no_engine():
     code = (
-        "import sys, dcglab, dcglab.engines; "
+        "import sys, dcglab, dcglab.evaluation.engines; "
         "print(sorted({'duckdb', 'pyspark'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,9 +1,10 @@
-"""dcglab.engines.adapter: the engine-neutral checks of Parquet files and engine tables."""
+"""dcglab.evaluation.engines.adapter: the engine-neutral checks of Parquet files and engine
+tables."""
 
 import pytest
 
-from dcglab.engines import evaluate
-from dcglab.engines.adapter import is_parquet
+from dcglab.evaluation.engines import evaluate
+from dcglab.evaluation.engines.adapter import is_parquet
 
 duckdb = pytest.importorskip("duckdb")
 

@@ -1,13 +1,13 @@
-"""dcglab.engines.duckdb_adapter: views and queries on one DuckDB connection."""
+"""dcglab.evaluation.engines.duckdb_adapter: views and queries on one DuckDB connection."""
 
 import pandas as pd
 import polars as pl
 import pytest
 
-from dcglab.engines.adapter import EngineError
+from dcglab.evaluation.engines.adapter import EngineError
 
 duckdb = pytest.importorskip("duckdb")
-from dcglab.engines.duckdb_adapter import DuckDBAdapter  # noqa: E402
+from dcglab.evaluation.engines.duckdb_adapter import DuckDBAdapter  # noqa: E402
 
 FRAME = pl.DataFrame({"qid": ["q1", "q2"], "docno": ["a", "b"], "score": [2.0, 1.0]})
 

@@ -1,4 +1,4 @@
-"""dcglab.engines.spark_adapter: temporary views and queries on one SparkSession
+"""dcglab.evaluation.engines.spark_adapter: temporary views and queries on one SparkSession
 (the session-wide ``spark`` fixture of conftest.py: one JVM for every module)."""
 
 from types import SimpleNamespace
@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from dcglab.engines.adapter import EngineError
-from dcglab.engines.spark_adapter import SparkAdapter
+from dcglab.evaluation.engines.adapter import EngineError
+from dcglab.evaluation.engines.spark_adapter import SparkAdapter
 
 pytestmark = pytest.mark.slow
 

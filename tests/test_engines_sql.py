@@ -1,4 +1,4 @@
-"""dcglab.engines.sql: the one SQL text both engines run."""
+"""dcglab.evaluation.engines.sql: the one SQL text both engines run."""
 
 import math
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dcglab.engines import evaluation_sql
-from dcglab.engines.sql import DUCKDB, SPARK, dcg_measures, depths, discount_rows, double
-from dcglab.options import Conventions
+from dcglab.evaluation.engines import evaluation_sql
+from dcglab.evaluation.engines.sql import DUCKDB, SPARK, dcg_measures, depths, discount_rows, double
+from dcglab.evaluation.options import Conventions
 
 
 def test_sql_is_shared_and_holds_no_formula():

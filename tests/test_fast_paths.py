@@ -17,9 +17,9 @@ import pytest
 from spies import spy
 from workloads import benchmark_workload
 
-from dcglab import batch
-from dcglab.batch import codes, preparation, reader, text
-from dcglab.batch.cli import main
+from dcglab.cli import main
+from dcglab.evaluation import batch
+from dcglab.evaluation.batch import codes, preparation, reader, text
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def workload(tmp_path_factory) -> Path:
 
 
 def recorded_groupings(monkeypatch) -> list[codes.Grouping]:
-    """Every :class:`dcglab.batch.codes.Grouping` made from now on, in order."""
+    """Every :class:`dcglab.evaluation.batch.codes.Grouping` made from now on, in order."""
     groupings: list[codes.Grouping] = []
     real_init = codes.Grouping.__init__
 

@@ -1,4 +1,4 @@
-"""Unit tests of dcglab.gains: gain functions by hand, and the errors they raise."""
+"""Unit tests of dcglab.formulas.gains: gain functions by hand, and the errors they raise."""
 
 import pytest
 
@@ -15,7 +15,7 @@ def test_gains_by_hand():
 
 def test_a_gain_error_carries_its_grade():
     """The grade travels with the error, so callers need not parse the message."""
-    from dcglab.gains import GainError
+    from dcglab.formulas.gains import GainError
 
     with pytest.raises(GainError) as err:
         gain_values([2, 1100, 2000], "exponential")

@@ -1,4 +1,5 @@
-"""Unit and property tests of dcglab.ideal: the ideal order and where its grades come from."""
+"""Unit and property tests of dcglab.formulas.ideal: the ideal order and where its grades come
+from."""
 
 import math
 

@@ -21,12 +21,12 @@ from dcglab import Discount, cg, curves, ideal_order, mean_ndcg
 from dcglab.book.cranfield_payload import decode_codes, encode_codes
 from dcglab.book.explorers import CutoffExplorer, SwapExplorer
 from dcglab.book.explorers.base import twin_script
-from dcglab.cranfield import direction_changes
-from dcglab.gains import gain_values
-from dcglab.ltr import swap_deltas
-from dcglab.measures import idcg, ndcg, ndcg_ratio
-from dcglab.reversals import count_reversals, discordant_pairs, orderings
-from dcglab.usermodels import (
+from dcglab.collections.cranfield import direction_changes
+from dcglab.formulas.gains import gain_values
+from dcglab.formulas.ltr import swap_deltas
+from dcglab.formulas.measures import idcg, ndcg, ndcg_ratio
+from dcglab.formulas.reversals import count_reversals, discordant_pairs, orderings
+from dcglab.formulas.usermodels import (
     average_precision,
     err,
     err_reach,
@@ -262,7 +262,7 @@ def test_discounted_gains_agree_exhaustively(twin):
 
 @pytest.mark.parametrize("policy", ["zero", "one", "skip"])
 def test_ndcg_ratio_and_its_zero_policy(twin, policy):
-    """The one division, with the IDCG = 0 policy, as dcglab.measures.ndcg_ratio."""
+    """The one division, with the IDCG = 0 policy, as dcglab.formulas.measures.ndcg_ratio."""
     pairs = [[d, i] for d in (0.0, 0.5, 3.0) for i in (0.0, -0.0, 0.25, 4.0)]
     js = twin.evaluate("([P, p]) => P.map(([d, i]) => twin.ndcgRatio(d, i, p))", [pairs, policy])
     assert js == [ndcg_ratio(d, i, policy) for d, i in pairs]

@@ -1,10 +1,11 @@
-"""Unit and property tests of dcglab.judgments: grades of a ranked list of document ids."""
+"""Unit and property tests of dcglab.collections.judgments: grades of a ranked list of document
+ids."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dcglab.judgments import run_grades
+from dcglab.collections.judgments import run_grades
 
 QRELS = {"a": 3, "b": 0, "c": 2}
 

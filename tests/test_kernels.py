@@ -1,4 +1,4 @@
-"""Unit tests of dcglab.kernels: cutoffs, prefix-sum curves and the nDCG ratio with its
+"""Unit tests of dcglab.formulas.kernels: cutoffs, prefix-sum curves and the nDCG ratio with its
 IDCG = 0 policies."""
 
 import math
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from dcglab import idcg, ndcg, ndcg_curve
 from dcglab.book.article import EXAMPLE
-from dcglab.kernels import at_cutoff, check_k, clamp_k, dcg_curve, ideal_curve, ndcg_ratio
+from dcglab.formulas.kernels import at_cutoff, check_k, clamp_k, dcg_curve, ideal_curve, ndcg_ratio
 
 
 @pytest.mark.parametrize(("policy", "expected"), [("zero", 0.0), ("one", 1.0), ("skip", None)])

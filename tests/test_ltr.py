@@ -1,4 +1,4 @@
-"""Unit and property tests of dcglab.ltr: the change in nDCG when two documents swap."""
+"""Unit and property tests of dcglab.formulas.ltr: the change in nDCG when two documents swap."""
 
 import math
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from strategies import gains, grades, has_relevant
 
 from dcglab import ndcg
-from dcglab.ltr import swap_deltas
+from dcglab.formulas.ltr import swap_deltas
 
 
 def swapped(g, i, j):

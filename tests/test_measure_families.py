@@ -1,12 +1,13 @@
-"""dcglab.measure_families: the table of families checked against trec_eval 10.0's source."""
+"""dcglab.evaluation.measure_families: the table of families checked against trec_eval 10.0's
+source."""
 
 import re
 from pathlib import Path
 
 import pytest
 
-from dcglab.batch import binary
-from dcglab.measure_families import FAMILIES, OFFICIAL, PATHS
+from dcglab.evaluation.batch import binary
+from dcglab.evaluation.measure_families import FAMILIES, OFFICIAL, PATHS
 
 SOURCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "trec_eval-10.0"
 

@@ -1,9 +1,10 @@
-"""dcglab.measure_names: trec_eval's and ir_measures' names, their refusals and labels."""
+"""dcglab.evaluation.measure_names: trec_eval's and ir_measures' names, their refusals and
+labels."""
 
 import pytest
 
-from dcglab.measure_families import FAMILY
-from dcglab.measure_names import OFFICIAL, measure_specs, trec_order
+from dcglab.evaluation.measure_families import FAMILY
+from dcglab.evaluation.measure_names import OFFICIAL, measure_specs, trec_order
 
 
 def names(*given: str) -> list[str]:

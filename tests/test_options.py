@@ -1,4 +1,4 @@
-"""The conventions table (:mod:`dcglab.options`): one check and one message per option,
+"""The conventions table (:mod:`dcglab.evaluation.options`): one check and one message per option,
 on every path (the default path, DuckDB, Spark and the command line)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from functools import partial
 
 import pytest
 
-from dcglab.batch import compute, evaluate, prepare
-from dcglab.batch.cli import main
-from dcglab.discounts import Discount
-from dcglab.options import OPTIONS, Conventions, OptionError
+from dcglab.cli import main
+from dcglab.evaluation.batch import compute, evaluate, prepare
+from dcglab.evaluation.options import OPTIONS, Conventions, OptionError
+from dcglab.formulas.discounts import Discount
 
 QRELS = "q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\n"
 RUN = "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n"
@@ -84,7 +84,7 @@ def test_what_is_wrong_inside_a_value_follows_its_name_once(options, expected):
 @pytest.mark.parametrize(("name", "value", "typed"), BAD, ids=IDS)
 def test_duckdb_gives_the_default_paths_message(files, require, name, value, typed):
     require("duckdb")
-    from dcglab.engines import evaluate as engine_evaluate
+    from dcglab.evaluation.engines import evaluate as engine_evaluate
 
     expected = message(evaluate, files, name, value)
     assert message(engine_evaluate, files, name, value) == expected
@@ -94,7 +94,7 @@ def test_duckdb_gives_the_default_paths_message(files, require, name, value, typ
 @pytest.mark.parametrize(("name", "value", "typed"), BAD, ids=IDS)
 def test_spark_gives_the_default_paths_message(files, require, name, value, typed):
     require("pyspark")
-    from dcglab.engines import evaluate as engine_evaluate
+    from dcglab.evaluation.engines import evaluate as engine_evaluate
 
     expected = message(evaluate, files, name, value)
     assert message(partial(engine_evaluate, engine="spark"), files, name, value) == expected

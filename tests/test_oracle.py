@@ -119,7 +119,7 @@ def test_float32_precision_is_pytrec_eval(data, references) -> None:
     """``score_precision="float32"`` reproduces trec_eval 9 (pytrec_eval) per query."""
     import pandas as pd
 
-    from dcglab.batch import evaluate
+    from dcglab.evaluation.batch import evaluate
 
     qrels, run = data
     q = pd.DataFrame(

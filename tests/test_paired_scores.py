@@ -1,4 +1,4 @@
-"""dcglab.paired_scores: per-query differences, paired by query id or by position."""
+"""dcglab.statistics.paired_scores: per-query differences, paired by query id or by position."""
 
 import numpy as np
 import pandas as pd
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dcglab.paired_scores import paired_differences
+from dcglab.statistics.paired_scores import paired_differences
 
 scores = st.lists(st.floats(0, 1), min_size=2, max_size=20)
 

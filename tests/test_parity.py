@@ -25,8 +25,8 @@ import pandas as pd
 import pytest
 from oracle import Case, dcglab, trec_eval
 
-from dcglab.batch import evaluate as batch_evaluate
-from dcglab.engines import ENGINES, evaluate
+from dcglab.evaluation.batch import evaluate as batch_evaluate
+from dcglab.evaluation.engines import ENGINES, evaluate
 
 pytest.importorskip("duckdb")
 
@@ -132,7 +132,8 @@ scientific notation, -0.0 tied with 0.0, float32-close scores, a negative grade.
 
 @pytest.mark.parametrize("path", PATHS, indirect=True)
 def test_every_reading_twist_is_read_as_trec_eval_reads_it(path, trec_eval_binary):
-    """The reading rules are dcglab.batch.reader's on every path (Spark once refused this file)."""
+    """The reading rules are dcglab.evaluation.batch.reader's on every path (Spark once refused
+    this file)."""
     sets = [("-q",), ("-q", "-J"), ("-q", "-c", "-J", "-M2", "-l2")]
     for options in sets if path != "spark" else sets[-1:]:
         case = Case(MESSY.qrels, MESSY.run, options, MESSY.measures)

@@ -3,8 +3,9 @@
 pool_twin.js is evaluated in Chromium on seeded random collections, for every pool
 depth, every number of contributing runs and both rules for unjudged documents; its
 results must equal :meth:`PoolExplorer.compute` within 1e-12. Kendall's tau and
-Judged@k are checked on their own against :mod:`dcglab.pooling` and
-:mod:`dcglab.batch.binary`, and ``compute`` itself against :func:`dcglab.batch.evaluate`
+Judged@k are checked on their own against :mod:`dcglab.collections.pooling` and
+:mod:`dcglab.evaluation.batch.binary`, and ``compute`` itself against
+:func:`dcglab.evaluation.batch.evaluate`
 on the same pooled judgments.
 """
 
@@ -14,7 +15,6 @@ import numpy as np
 import pytest
 from sitekit import twin_page
 
-from dcglab.batch.binary import Ranking, binary_measure
 from dcglab.book.explorers.base import asset, twin_script
 from dcglab.book.explorers.pooling import (
     PoolExplorer,
@@ -22,7 +22,8 @@ from dcglab.book.explorers.pooling import (
     encode_indices,
     explorer_data,
 )
-from dcglab.pooling import judge, kendall_tau, mean_scores, pool, qrels_frame, run_frame
+from dcglab.collections.pooling import judge, kendall_tau, mean_scores, pool, qrels_frame, run_frame
+from dcglab.evaluation.batch.binary import Ranking, binary_measure
 
 TOL = 1e-12
 
@@ -117,7 +118,8 @@ def test_judged_at_k_twin(twin):
 
 @pytest.mark.parametrize("rule", ["zero", "condensed"])
 def test_compute_is_what_batch_evaluate_gives_on_the_same_pool(rule):
-    """The explorer's per-run arithmetic, against qrels and runs scored by dcglab.batch."""
+    """The explorer's per-run arithmetic, against qrels and runs scored by
+    dcglab.evaluation.batch."""
     runs, truth = collection(5, n_runs=5, top=12)
     top = {name: {q: docs[:12] for q, docs in run.items()} for name, run in runs.items()}
     data = explorer_data(top, truth, list(truth), top=12, k=5)

@@ -1,4 +1,4 @@
-"""Pools, judged pools, leave-one-out pools and Kendall's tau (dcglab.pooling)."""
+"""Pools, judged pools, leave-one-out pools and Kendall's tau (dcglab.collections.pooling)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dcglab import batch
-from dcglab.pooling import (
+from dcglab.collections.pooling import (
     judge,
     kendall_tau,
     leave_one_out,
@@ -19,6 +18,7 @@ from dcglab.pooling import (
     qrels_frame,
     run_frame,
 )
+from dcglab.evaluation import batch
 
 RUNS = {
     "a": {"q1": ["d1", "d2", "d3", "d4"], "q2": ["d5", "d6"]},

@@ -1,4 +1,4 @@
-"""dcglab.presets: Python with the command line's conventions, and each interface's
+"""dcglab.evaluation.presets: Python with the command line's conventions, and each interface's
 spelling of its options in messages."""
 
 import io
@@ -6,9 +6,11 @@ import sys
 
 import pytest
 
-from dcglab.batch import cli, evaluate
-from dcglab.batch.cli import main, render
-from dcglab.presets import TREC_EVAL, option_spelling
+from dcglab.cli import evaluate as cli
+from dcglab.cli import main
+from dcglab.evaluation.batch import evaluate
+from dcglab.evaluation.batch.output import render
+from dcglab.evaluation.presets import TREC_EVAL, option_spelling
 
 QRELS = "q1 0 d1 2\nq1 0 d2 -2\nq1 0 d3 1\nq2 0 d4 0\n"
 RUN = "q1 Q0 d2 1 3 t\nq1 Q0 d1 2 2 t\nq1 Q0 d3 3 1 t\nq2 Q0 d4 1 1 t\n"

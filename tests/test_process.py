@@ -1,4 +1,4 @@
-"""Both entry points set the process up the same way (:mod:`dcglab.process`).
+"""Both entry points set the process up the same way (:mod:`dcglab.cli.process`).
 
 A small driver starts each entry point in a fresh interpreter, as the
 ``dcglab`` console script (its entry point, loaded from the installed metadata)
@@ -88,11 +88,11 @@ def test_console_script_and_python_m_set_up_the_process_alike(tmp_path):
 
 def test_calling_main_with_arguments_leaves_the_process_alone(tmp_path, monkeypatch):
     """A library user (or a test) calling ``main([...])`` keeps its own allocator."""
-    import dcglab.process
-    from dcglab.batch.cli import main
+    import dcglab.cli.process
+    from dcglab.cli import main
 
     called = []
-    monkeypatch.setattr(dcglab.process, "setup", lambda: called.append(True))
+    monkeypatch.setattr(dcglab.cli.process, "setup", lambda: called.append(True))
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 1\n")
     run.write_text("q1 Q0 a 1 1 t\n")

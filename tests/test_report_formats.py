@@ -1,4 +1,4 @@
-"""dcglab.report_formats: a comparison as text, Markdown, LaTeX, CSV and JSON."""
+"""dcglab.statistics.report_formats: a comparison as text, Markdown, LaTeX, CSV and JSON."""
 
 import csv
 import dataclasses
@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from workloads import compare_workload
 
-from dcglab.comparison import FORMATS, compare
-from dcglab.report_formats import LATEX_SPECIAL, render
+from dcglab.statistics.comparison import FORMATS, compare
+from dcglab.statistics.report_formats import LATEX_SPECIAL, render
 
 
 @pytest.fixture(scope="module")

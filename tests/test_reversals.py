@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dcglab import ndcg
-from dcglab.reversals import (
+from dcglab.formulas.reversals import (
     comparable_pairs,
     count_reversals,
     discordant_pairs,

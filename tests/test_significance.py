@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dcglab import significance
-from dcglab.significance import paired_t_test, randomization_test
+from dcglab.statistics import significance
+from dcglab.statistics.significance import paired_t_test, randomization_test
 
 
 def scores(n, seed, shift=0.03):

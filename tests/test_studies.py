@@ -1,4 +1,5 @@
-"""Unit tests of dcglab.studies: Holm's adjustment, randomised Tukey HSD, power, topic-set size."""
+"""Unit tests of dcglab.statistics.studies: Holm's adjustment, randomised Tukey HSD, power,
+topic-set size."""
 
 import itertools
 import re
@@ -7,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dcglab import studies
-from dcglab.significance import randomization_test
+from dcglab.statistics import studies
+from dcglab.statistics.significance import randomization_test
 
 
 def test_holm_by_hand():

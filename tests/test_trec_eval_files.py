@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dcglab.batch.cli import main
+from dcglab.cli import main
 
 FILES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "trec_eval_test"
 OURS = re.compile(

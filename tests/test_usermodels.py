@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dcglab.usermodels import (
+from dcglab.formulas.usermodels import (
     average_precision,
     err,
     err_reach,

@@ -20,11 +20,11 @@ from functools import cache
 
 import pandas as pd
 
-from ..discounts import Discount
-from ..gains import gain_values
-from ..measures import cg, dcg, idcg, ndcg, ndcg_curve, rank_table
-from ..reversals import Reversals, count_reversals
-from ..usermodels import average_precision
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.gains import gain_values
+from dcglab.formulas.measures import cg, dcg, idcg, ndcg, ndcg_curve, rank_table
+from dcglab.formulas.reversals import Reversals, count_reversals
+from dcglab.formulas.usermodels import average_precision
 
 #: The article's worked example: a system's six grades, also all judged grades.
 EXAMPLE = (3, 2, 3, 0, 1, 2)
@@ -43,7 +43,8 @@ U = (1, 1, 1, 3, 0, 0)
 V = (3, 0, 1, 1, 1, 0)
 GAINS = ("linear", "exponential")
 #: The article's Cranfield figures: mean nDCG@10 per model under graded and binary
-#: gain (:data:`dcglab.cranfield.GRADED`, :data:`dcglab.cranfield.BINARY`), and the
+#: gain (:data:`dcglab.collections.cranfield.GRADED`, :data:`dcglab.collections.cranfield.BINARY`),
+# and the
 #: number of the 225 queries on which BM25 versus TF-IDF changes direction between
 #: the two gains. The article does not give its configuration;
 #: ``scripts/cranfield_search.py`` looks for the closest one.

@@ -13,11 +13,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..cranfield import DirectionChanges
-from ..discounts import Discount
-from ..measures import dcg, idcg, mean_ndcg, ndcg
-from ..reversals import orderings
-from ..usermodels import average_precision
+from dcglab.collections.cranfield import DirectionChanges
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.measures import dcg, idcg, mean_ndcg, ndcg
+from dcglab.formulas.reversals import orderings
+from dcglab.formulas.usermodels import average_precision
 
 __all__ = [
     "plot_ap_ndcg",
@@ -36,7 +36,7 @@ def plot_reversal_growth(
 ) -> Figure:
     """Share of reversed pairs of orderings against the exponential gain's base.
 
-    Draws numbers computed by :func:`dcglab.reversals.count_reversals`; nothing
+    Draws numbers computed by :func:`dcglab.formulas.reversals.count_reversals`; nothing
     is computed here.
 
     Parameters
@@ -136,8 +136,8 @@ def plot_ap_ndcg(
 ) -> Figure:
     """AP against nDCG@k for every distinguishable ordering of a judged multiset.
 
-    Each point is one ordering from :func:`dcglab.reversals.orderings`; its AP
-    comes from :func:`dcglab.usermodels.average_precision` (grades above 0
+    Each point is one ordering from :func:`dcglab.formulas.reversals.orderings`; its AP
+    comes from :func:`dcglab.formulas.usermodels.average_precision` (grades above 0
     relevant) and its nDCG@k from :func:`dcglab.ndcg`. One panel per gain.
 
     Parameters
@@ -225,8 +225,8 @@ def plot_per_query_scatter(
 ) -> Figure:
     """Per-query nDCG of system A against system B, one panel per gain.
 
-    Draws the per-query values of :func:`dcglab.cranfield.ndcg_by_query` and the
-    result of :func:`dcglab.cranfield.direction_changes`; nothing is computed
+    Draws the per-query values of :func:`dcglab.collections.cranfield.ndcg_by_query` and the
+    result of :func:`dcglab.collections.cranfield.direction_changes`; nothing is computed
     here. Each dot is a query, at (B's nDCG, A's nDCG): above the diagonal A
     scores higher. Queries in ``changes.strict`` are drawn in red; queries
     only in ``changes.lenient`` (a tie under one gain, not the other) are drawn
@@ -238,8 +238,8 @@ def plot_per_query_scatter(
     graded, binary : (dict, dict)
         Per-query nDCG of systems A and B (query number → value) under graded
         and under binary gain, as passed to
-        :func:`dcglab.cranfield.direction_changes`.
-    changes : dcglab.cranfield.DirectionChanges
+        :func:`dcglab.collections.cranfield.direction_changes`.
+    changes : dcglab.collections.cranfield.DirectionChanges
         The queries whose comparison changes direction.
     names : (str, str), default ``("A", "B")``
         Names of systems A (vertical axis) and B (horizontal axis).

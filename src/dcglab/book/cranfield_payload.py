@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cranfield import MODELS, UNJUDGED, Collection, Config, Index, gain_mapping, rank
+from dcglab.collections.cranfield import (
+    MODELS,
+    UNJUDGED,
+    Collection,
+    Config,
+    Index,
+    gain_mapping,
+    rank,
+)
 
 CODE_CHARS = {-1: "-", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
 """One character per qrels code (``-`` for −1, ``0`` for unjudged)."""
@@ -44,7 +52,7 @@ def explorer_data(
 
     Per model, the qrels codes of each query's top ``top`` documents (0 for
     unjudged) and each query's judged codes, both as :func:`encode_codes`
-    strings, and the gain tables of :func:`dcglab.cranfield.gain_mapping`
+    strings, and the gain tables of :func:`dcglab.collections.cranfield.gain_mapping`
     (graded, binary, exponential), keyed by strings for JSON.
     """
     index = Index.build(collection, config)

@@ -28,7 +28,7 @@ def run_frame(order: Mapping[str, Sequence[str]]) -> pd.DataFrame:
 def one_query_value(
     qrels: pd.DataFrame, run: pd.DataFrame, measure: str, **conventions: Any
 ) -> float:
-    """The value of one measure on a run of one query, by :func:`dcglab.batch.evaluate`
+    """The value of one measure on a run of one query, by :func:`dcglab.evaluation.batch.evaluate`
     with the given conventions (``ideal``, ``ties``, ``gain``, ...).
 
     Examples
@@ -37,6 +37,6 @@ def one_query_value(
     >>> one_query_value(qrels, run_frame({"q1": "ba"}), "P.1")
     0.0
     """
-    from ..batch import evaluate
+    from dcglab.evaluation.batch import evaluate
 
     return float(evaluate(qrels, run, [measure], **conventions).per_query.iloc[0, 0])

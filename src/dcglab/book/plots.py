@@ -12,17 +12,17 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..discounts import Discount, DiscountSpec
-from ..ltr import swap_deltas
-from ..measures import curves, idcg, ndcg, ndcg_ratio
-from ..usermodels import err_reach, rbp_weights
-from .comparison_plots import (
+from dcglab.book.comparison_plots import (
     plot_ap_ndcg,
     plot_base_sweep,
     plot_mean_by_cutoff,
     plot_per_query_scatter,
     plot_reversal_growth,
 )
+from dcglab.formulas.discounts import Discount, DiscountSpec
+from dcglab.formulas.ltr import swap_deltas
+from dcglab.formulas.measures import curves, idcg, ndcg, ndcg_ratio
+from dcglab.formulas.usermodels import err_reach, rbp_weights
 
 __all__ = [
     "ARTICLE_DISCOUNTS",
@@ -117,9 +117,9 @@ def plot_rank_weights(grades: Sequence[float], p: float = 0.8, max_grade: float 
     - nDCG: gain :math:`g_i` times :math:`w_i / \mathrm{IDCG}` with
       :math:`w_i = 1/\log_2(i+1)` (``Discount("log").weights`` and :func:`dcglab.idcg`);
     - RBP: binary :math:`r_i` times :math:`(1-p)\,p^{i-1}`
-      (:func:`dcglab.usermodels.rbp_weights`);
+      (:func:`dcglab.formulas.usermodels.rbp_weights`);
     - ERR: stopping probability :math:`R_i` times :math:`\frac{1}{i}\prod_{j<i}(1-R_j)`
-      (:func:`dcglab.usermodels.err_reach` over ``Discount("reciprocal")``). This
+      (:func:`dcglab.formulas.usermodels.err_reach` over ``Discount("reciprocal")``). This
       weight depends on the documents above rank :math:`i`.
 
     Parameters
@@ -229,7 +229,7 @@ def plot_swap_deltas(
 ) -> Figure:
     r"""Heat map of :math:`\Delta\mathrm{nDCG}@k` for swapping every pair of ranks.
 
-    Draws :func:`dcglab.ltr.swap_deltas` (the weight LambdaRank gives each pair)
+    Draws :func:`dcglab.formulas.ltr.swap_deltas` (the weight LambdaRank gives each pair)
     beside a bar chart of the ranking; nothing is computed here. Entry
     ``(i, j)`` is the change in nDCG@k when the documents at ranks ``i`` and
     ``j`` trade places; the matrix is symmetric, red where the swap helps.

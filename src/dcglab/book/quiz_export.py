@@ -15,8 +15,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from ..batch.cli import OneLineParser
-from .explorers.quiz import TOLERANCE, evaluate_expression, load_bank, quiz_names, render
+from dcglab.book.explorers.quiz import TOLERANCE, evaluate_expression, load_bank, quiz_names, render
+from dcglab.cli.common import OneLineParser
 
 GIFT_SPECIAL = "\\~=#{}:"
 

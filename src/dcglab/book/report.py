@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import glue
+from dcglab.book import glue
 
 
 def format_table(df: pd.DataFrame, digits: int = 3) -> str:

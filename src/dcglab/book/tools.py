@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import (
+from dcglab.book.commands import (
     Printed,
     Qrels,
     Run,
@@ -177,7 +177,7 @@ def ndcg_by_tool(tool: str, qrels: Qrels, run: Run, k: int) -> dict[str, float]:
 
     trec_eval's ``ndcg_cut.k``, pytrec_eval's ``ndcg_cut_k``, ir_measures' ``nDCG@k``,
     ranx's ``ndcg@k``, scikit-learn's ``ndcg_score`` (one call per query, on the
-    retrieved documents, unjudged ones graded 0) and ``dcglab.batch.evaluate``'s
+    retrieved documents, unjudged ones graded 0) and ``dcglab.evaluation.batch.evaluate``'s
     ``ndcg_cut.k``. A query the tool does not return is absent from the result.
 
     Raises
@@ -211,7 +211,7 @@ def ndcg_by_tool(tool: str, qrels: Qrels, run: Run, k: int) -> dict[str, float]:
         if tool == "dcglab":
             import pandas as pd
 
-            from ..batch import evaluate
+            from dcglab.evaluation.batch import evaluate
 
             rows = [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
             ranked = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]

@@ -4,20 +4,25 @@ Each explorer's JavaScript recomputes with ``measures.js``, the JS twin of
 :mod:`dcglab`'s formulas, so the published book responds without a kernel.
 """
 
-from .base import REGISTRY, Explorer
-from .collection import CranfieldExplorer
-from .comparing import PairedTestExplorer
-from .conventions import (
+from dcglab.book.explorers.base import REGISTRY, Explorer
+from dcglab.book.explorers.collection import CranfieldExplorer
+from dcglab.book.explorers.comparing import PairedTestExplorer
+from dcglab.book.explorers.conventions import (
     GainReversalExplorer,
     GradedBinaryExplorer,
     IdealSourceExplorer,
     LogBaseExplorer,
     UserModelExplorer,
 )
-from .core import CumulativeGainExplorer, CutoffExplorer, DiscountExplorer, NdcgExplorer
-from .pooling import PoolExplorer
-from .practice import CutoffChoiceExplorer, SwapExplorer
-from .quiz import QuizExplorer  # noqa: F401  (importing registers the quiz explorer)
+from dcglab.book.explorers.core import (
+    CumulativeGainExplorer,
+    CutoffExplorer,
+    DiscountExplorer,
+    NdcgExplorer,
+)
+from dcglab.book.explorers.pooling import PoolExplorer
+from dcglab.book.explorers.practice import CutoffChoiceExplorer, SwapExplorer
+from dcglab.book.explorers.quiz import QuizExplorer  # noqa: F401  (importing registers the quiz explorer)
 
 __all__ = [
     "REGISTRY",

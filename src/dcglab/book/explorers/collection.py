@@ -12,14 +12,15 @@ from typing import Any
 
 import traitlets as t
 
-from ...cranfield import MODELS, direction_changes
-from ...measures import ndcg
-from ..cranfield_payload import decode_codes
-from .base import Explorer, bundle
+from dcglab.book.cranfield_payload import decode_codes
+from dcglab.book.explorers.base import Explorer, bundle
+from dcglab.collections.cranfield import MODELS, direction_changes
+from dcglab.formulas.measures import ndcg
 
 
 def _per_query(data: dict[str, Any], model: str, k: int, gain: str) -> dict[int, float]:
-    """Query number (from 1) -> nDCG@k, as :func:`dcglab.cranfield.ndcg_by_query` returns."""
+    """Query number (from 1) -> nDCG@k, as :func:`dcglab.collections.cranfield.ndcg_by_query`
+    returns."""
     table = {int(code): value for code, value in data["gains"][gain].items()}
     return {
         q: float(ndcg(decode_codes(codes), k, judged=decode_codes(judged), gain=table))  # type: ignore[arg-type]

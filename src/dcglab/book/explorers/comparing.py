@@ -2,7 +2,7 @@
 
 Its JavaScript twin of the statistics is ``paired.js`` (Student's t distribution for
 integer degrees of freedom and the exact randomization test), locked to
-:mod:`dcglab.significance` by ``tests/test_comparing_explorer.py``.
+:mod:`dcglab.statistics.significance` by ``tests/test_comparing_explorer.py``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ...significance import effect_size, paired_t_test, randomization_test
-from .base import Explorer, bundle
+from dcglab.book.explorers.base import Explorer, bundle
+from dcglab.statistics.significance import effect_size, paired_t_test, randomization_test
 
 #: Per-query differences (system A minus system B, in hundredths of nDCG) of the example:
 #: A is ahead on six of eight queries, by small margins, and behind on two.

@@ -7,11 +7,11 @@ from typing import Any
 
 import traitlets as t
 
-from ...discounts import Discount
-from ...measures import clamp_k, dcg, idcg, ndcg
-from ...reversals import count_reversals
-from ...usermodels import average_precision, err, rbp, reciprocal_rank
-from .base import Explorer, bundle, int_list
+from dcglab.book.explorers.base import Explorer, bundle, int_list
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.measures import clamp_k, dcg, idcg, ndcg
+from dcglab.formulas.reversals import count_reversals
+from dcglab.formulas.usermodels import average_precision, err, rbp, reciprocal_rank
 
 #: The explorers show an nDCG whose IDCG is 0 as undefined (``None``).
 SKIP = "skip"

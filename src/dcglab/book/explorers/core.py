@@ -6,10 +6,10 @@ from typing import Any
 
 import traitlets as t
 
-from ...discounts import Discount
-from ...measures import cg, curves, dcg, ndcg_ratio
-from .. import article
-from .base import Explorer, bundle, int_list
+from dcglab.book import article
+from dcglab.book.explorers.base import Explorer, bundle, int_list
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.measures import cg, curves, dcg, ndcg_ratio
 
 EXAMPLE = list(article.EXAMPLE)
 

@@ -8,7 +8,7 @@ documents; the explorer shows every run's nDCG@k on the pool against its value w
 complete judgments, Kendall's tau between the two orders and Judged@k.
 
 Its JavaScript twin of the pooling arithmetic is ``pool_twin.js``, locked to
-:mod:`dcglab.pooling`, :func:`dcglab.ndcg` and :mod:`dcglab.batch.binary` by
+:mod:`dcglab.collections.pooling`, :func:`dcglab.ndcg` and :mod:`dcglab.evaluation.batch.binary` by
 ``tests/test_pool_explorer.py``.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ...batch.binary import Ranking, binary_measure
-from ...measures import ndcg
-from ...pooling import Judgments, kendall_tau, pool
-from .base import Explorer, bundle
+from dcglab.book.explorers.base import Explorer, bundle
+from dcglab.collections.pooling import Judgments, kendall_tau, pool
+from dcglab.evaluation.batch.binary import Ranking, binary_measure
+from dcglab.formulas.measures import ndcg
 
 RULES = ("zero", "condensed")
 """Rules for unjudged documents: scored as grade 0, or removed (condensed list)."""

@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ...ltr import swap_deltas
-from ...measures import mean_ndcg, ndcg
-from .base import Explorer, bundle, int_list
+from dcglab.book.explorers.base import Explorer, bundle, int_list
+from dcglab.formulas.ltr import swap_deltas
+from dcglab.formulas.measures import mean_ndcg, ndcg
 
 #: Five queries, two systems, and each query's judged grades (query 5 has nothing
 #: relevant). A puts one excellent document first; B spreads good ones over the top

@@ -25,9 +25,10 @@ Expression kinds (``m``), each a call of one library function:
 ``dcg``, ``idcg``     :func:`dcglab.dcg`, :func:`dcglab.idcg` (``grades``/``judged``, ``k``,
                       ``gain``, ``discount``)
 ``ndcg``              :func:`dcglab.ndcg` (``judged`` may be ``None``), IDCG = 0 scores 0
-``ap``, ``rbp``       :func:`dcglab.usermodels.average_precision`, :func:`~dcglab.usermodels.rbp`
+``ap``, ``rbp``       :func:`dcglab.formulas.usermodels.average_precision`,
+:func:`~dcglab.formulas.usermodels.rbp`
 ``mean_ndcg``         :func:`dcglab.mean_ndcg` with a ``policy`` for IDCG = 0
-``swap``              entry ``(i, j)`` of :func:`dcglab.ltr.swap_deltas`
+``swap``              entry ``(i, j)`` of :func:`dcglab.formulas.ltr.swap_deltas`
 ``compare``           choice index: 0 if ``a`` > ``b``, 1 if ``a`` < ``b``, 2 if they tie
 ``both``              choice index from two comparisons ``[a1, b1]`` and ``[a2, b2]``
 ``match``             choice index of the one ``options`` expression equal to ``value``
@@ -39,7 +40,7 @@ The front end (``quiz.js``) evaluates every expression with ``measures.js``;
 tests/test_quiz.py requires the two to agree within 1e-12.
 """
 
-from .bank import (
+from dcglab.book.explorers.quiz.bank import (
     BANKS,
     KINDS,
     TOLERANCE,
@@ -49,10 +50,15 @@ from .bank import (
     quiz_data,
     quiz_names,
 )
-from .expressions import CHOICE_ANSWER_KINDS, OPERATIONS, TIE, evaluate_expression
-from .mistakes import MISTAKES
-from .widget import QuizExplorer
-from .wording import FILTERS, fill, render, resolve
+from dcglab.book.explorers.quiz.expressions import (
+    CHOICE_ANSWER_KINDS,
+    OPERATIONS,
+    TIE,
+    evaluate_expression,
+)
+from dcglab.book.explorers.quiz.mistakes import MISTAKES
+from dcglab.book.explorers.quiz.widget import QuizExplorer
+from dcglab.book.explorers.quiz.wording import FILTERS, fill, render, resolve
 
 __all__ = [
     "BANKS",

@@ -14,10 +14,15 @@ from urllib.parse import quote
 
 import yaml
 
-from ..base import REGISTRY
-from .expressions import CHOICE_ANSWER_KINDS, TIE, Expr, evaluate_expression
-from .mistakes import MISTAKES
-from .wording import RUNTIME, Inputs, fill, resolve
+from dcglab.book.explorers.base import REGISTRY
+from dcglab.book.explorers.quiz.expressions import (
+    CHOICE_ANSWER_KINDS,
+    TIE,
+    Expr,
+    evaluate_expression,
+)
+from dcglab.book.explorers.quiz.mistakes import MISTAKES
+from dcglab.book.explorers.quiz.wording import RUNTIME, Inputs, fill, resolve
 
 #: Numeric answers within this absolute distance count as right (three decimals).
 TOLERANCE = 0.001

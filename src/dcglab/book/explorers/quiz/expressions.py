@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ....discounts import Discount
-from ....ltr import swap_deltas
-from ....measures import cg, dcg, idcg, mean_ndcg, ndcg
-from ....usermodels import average_precision, rbp
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.ltr import swap_deltas
+from dcglab.formulas.measures import cg, dcg, idcg, mean_ndcg, ndcg
+from dcglab.formulas.usermodels import average_precision, rbp
 
 Expr = dict[str, Any]
 

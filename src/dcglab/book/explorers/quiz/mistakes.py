@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .expressions import Expr
-from .wording import Inputs
+from dcglab.book.explorers.quiz.expressions import Expr
+from dcglab.book.explorers.quiz.wording import Inputs
 
 
 def _set(**changes: Any) -> Callable[[Expr, Inputs], Expr | None]:

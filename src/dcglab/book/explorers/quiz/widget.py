@@ -7,8 +7,8 @@ from typing import Any
 
 import traitlets as t
 
-from ..base import Explorer, bundle
-from .bank import load_bank, quiz_data
+from dcglab.book.explorers.base import Explorer, bundle
+from dcglab.book.explorers.quiz.bank import load_bank, quiz_data
 
 
 class QuizExplorer(Explorer):

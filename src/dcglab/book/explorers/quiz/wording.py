@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ....gains import gain_values
+from dcglab.formulas.gains import gain_values
 
 Inputs = dict[str, Any]
 

@@ -1,0 +1,150 @@
+"""Lighthouse on every page of the built book, as a reader on a phone meets it.
+
+    make book && npm install        # Lighthouse 12.2.3 is pinned in package.json
+    .venv/bin/python benchmarks/lighthouse.py [--pages chapters/01_cumulative_gain.html ...]
+
+The site (``_build/html``) is served the way GitHub Pages serves it: under the sub-path
+of the book's public URL (``/dcglab/``), text compressed with gzip
+(scripts/site_server.py). Lighthouse 12.2.3 (``node_modules/.bin/lighthouse``) runs
+with its default settings, which are the mobile ones: a Moto G Power screen, simulated
+Slow 4G (150 ms, 1.6 Mbps) and a 4x slower CPU, a cold cache. Its browser is Debian's
+Chromium (``CHROME_PATH``, default ``/usr/bin/chromium``). Each page is measured once,
+in a fresh headless Chromium.
+
+For every page it prints the four category scores (performance, accessibility, best
+practices, SEO), first and largest contentful paint, total blocking time, the bytes
+transferred and the render-blocking bytes (the transfer size of the stylesheets and
+scripts Lighthouse lists as blocking the first paint), then each goal and whether every
+page meets it. The table is saved to ``benchmarks/results/lighthouse.txt``.
+tests/test_publish.py keeps a chapter's transfer and render-blocking bytes under a
+budget set from this table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import site_server  # noqa: E402
+
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+RESULTS = ROOT / "benchmarks" / "results" / "lighthouse.txt"
+CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --no-first-run"
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+#: (label, what it reads from a row, the goal's test, the goal in words)
+GOALS = [
+    ("performance", lambda r: r["performance"] >= 85, ">= 85"),
+    ("accessibility", lambda r: r["accessibility"] == 100, "= 100"),
+    ("best practices", lambda r: r["best-practices"] >= 95, ">= 95"),
+    ("SEO", lambda r: r["seo"] >= 95, ">= 95"),
+    ("FCP", lambda r: r["fcp"] <= 2.5, "<= 2.5 s"),
+]
+
+
+def pages(site: Path) -> list[str]:
+    """Every HTML page of the site but the 404 page, front page first."""
+    found = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    found = [p for p in found if p != "404.html"]
+    return sorted(found, key=lambda p: (p != "index.html", p))
+
+
+def lighthouse(url: str, out: Path) -> dict:
+    """Run Lighthouse on ``url`` with its defaults (mobile); return the report."""
+    env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
+    cmd = [
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={out}",
+        f"--chrome-flags={CHROME_FLAGS}",
+        f"--only-categories={','.join(CATEGORIES)}",
+    ]
+    subprocess.run(cmd, check=True, env=env, timeout=600)
+    return json.loads(out.read_text())
+
+
+def row(report: dict) -> dict:
+    """The figures of one page from its Lighthouse report."""
+    audits = report["audits"]
+    blocking = audits["render-blocking-resources"].get("details", {}).get("items", [])
+    requests = audits["network-requests"]["details"]["items"]
+    size = {r["url"]: r.get("transferSize", 0) for r in requests}
+    out = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    out.update(
+        fcp=audits["first-contentful-paint"]["numericValue"] / 1000,
+        lcp=audits["largest-contentful-paint"]["numericValue"] / 1000,
+        tbt=audits["total-blocking-time"]["numericValue"],
+        bytes=audits["total-byte-weight"]["numericValue"],
+        blocking=sum(size.get(item["url"], 0) for item in blocking),
+        requests=len(requests),
+    )
+    return out
+
+
+HEADER = (
+    f"{'page':<42} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4}"
+    f" {'FCP s':>6} {'LCP s':>6} {'TBT ms':>6} {'KiB':>6} {'block KiB':>9} {'req':>4}"
+)
+
+
+def line(page: str, r: dict) -> str:
+    return (
+        f"{page:<42} {r['performance']:>4} {r['accessibility']:>4} {r['best-practices']:>4}"
+        f" {r['seo']:>4} {r['fcp']:>6.1f} {r['lcp']:>6.1f} {r['tbt']:>6.0f}"
+        f" {r['bytes'] / 1024:>6.0f} {r['blocking'] / 1024:>9.1f} {r['requests']:>4}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, default=site_server.SITE)
+    parser.add_argument("--pages", nargs="*", help="pages to measure (default: every page)")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    if not LIGHTHOUSE.exists():
+        print("benchmarks/lighthouse.py: run `npm install` (Lighthouse 12.2.3)", file=sys.stderr)
+        return 2
+    if not (args.site / "index.html").is_file():
+        print(f"benchmarks/lighthouse.py: no site at {args.site}; run `make book`", file=sys.stderr)
+        return 2
+    todo = args.pages or pages(args.site)
+    version = json.loads((ROOT / "node_modules/lighthouse/package.json").read_text())["version"]
+    lines = [
+        f"Lighthouse {version}, default (mobile) settings: simulated Slow 4G, 4x CPU, cold cache;",
+        f"site served with gzip under {site_server.prefix_from_config()} by scripts/site_server.py;",
+        f"Chromium {os.environ.get('CHROME_PATH', '/usr/bin/chromium')}, {platform.machine()},"
+        f" {os.cpu_count()} CPUs. bp = best practices; block = render-blocking transfer.",
+        "",
+        HEADER,
+    ]
+    print("\n".join(lines), flush=True)
+    rows = {}
+    with site_server.serve(args.site) as base, tempfile.TemporaryDirectory() as tmp:
+        for page in todo:
+            rows[page] = row(lighthouse(base + page, Path(tmp) / "report.json"))
+            lines.append(line(page, rows[page]))
+            print(lines[-1], flush=True)
+    lines.append("")
+    for label, ok, goal in GOALS:
+        missed = [p for p, r in rows.items() if not ok(r)]
+        verdict = "met on every page" if not missed else f"missed on {len(missed)}: {missed}"
+        lines.append(f"goal {label} {goal}: {verdict}")
+        print(lines[-1])
+    if not args.pages:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("\n".join(lines) + "\n")
+        print(f"saved {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
