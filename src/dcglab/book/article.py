@@ -3,9 +3,8 @@
 Every :class:`Figure` records a number exactly as the article prints it, where it
 is printed, and a function that recomputes it with :mod:`dcglab`. The test suite
 asserts that every computed value, rounded to the article's precision, equals
-the published one. Each chapter checks the figures it teaches in a cell that the
-web page hides, and the appendix "Checking the reference article" shows them all
-side by side (:func:`comparison` with ``where=True``).
+the published one, and the appendix "Checking the reference article" shows them all
+side by side (:func:`comparison` with ``where=True``), which nbval checks.
 
 Sources: ``reference/dcg-and-ndcg-article.txt`` (the article) and
 ``reference/ndcg-overview.txt`` (the overview, section 5).
