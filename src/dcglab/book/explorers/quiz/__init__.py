@@ -2,7 +2,7 @@
 that asks their questions and checks the reader's answers in the browser, with no kernel.
 
 A bank is one YAML file per quiz in ``dcglab/book/quizzes/`` (``building.yaml``, ...),
-written without Python (README, "Quiz bank"). Each question has an ``id``, a ``kind``
+written without Python (CONTRIBUTING.md, "Quiz bank"). Each question has an ``id``, a ``kind``
 (``arithmetic`` or ``conceptual``), the section that teaches it (``taught_in``), a
 ``prompt`` and an ``explanation``, an ``answer`` *expression*, optional ``choices`` (each
 with the ``feedback`` a reader who picks it when it is wrong gets), optional ``mistakes``
