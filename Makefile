@@ -4,6 +4,8 @@
 #   make test   everything `make book` and `make course` do, then every test: unit,
 #               property, reference libraries, doctests, nbval over every chapter, browser
 #   make pdf    the whole book as one PDF, _build/pdf/dcglab.pdf (needs Debian's Chromium)
+#   make publish  a clean `make book`: _build/html as GitHub Pages serves it (.nojekyll,
+#               404.html, only what pages use); .github/workflows/pages.yml deploys it
 #   make course the course edition (no solutions) into _build/course/_build/html and the
 #               instructor's solutions into _build/solutions/_build/html
 #   make test-fast  the tests not marked `browser` or `slow` (no site build, no nbval):
@@ -17,7 +19,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb) $(wildcard *.ipynb))
 
-.PHONY: book course pdf test test-fast lab execute assets lint clean
+.PHONY: book course pdf publish test test-fast lab execute assets lint clean
 
 # Developers and CI have the Cranfield files beside the repository; users download
 # them on first use (dcglab.collections.cranfield.fetch). An explicit DCGLAB_CRANFIELD_DIR wins.
@@ -37,7 +39,7 @@ assets: package.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm install --no-audit --no-fund --loglevel=error; \
 	else \
-		echo "notice: npm not found; the site will load MathJax and the widget renderer from public CDNs"; \
+		echo "notice: npm not found; the site will load MathJax from a public CDN"; \
 	fi
 
 book: $(STAMP) assets
@@ -51,6 +53,15 @@ course: $(STAMP) assets
 
 pdf: book
 	$(BIN)/python scripts/print_book.py
+
+# The published tree: a fresh build (no file of an earlier build left behind). Preview
+# it as it will be served with `.venv/bin/python scripts/site_server.py`.
+publish:
+	rm -rf _build/html
+	$(MAKE) book
+	@test -f _build/html/.nojekyll && test -f _build/html/404.html
+	@echo "_build/html is ready for GitHub Pages (.github/workflows/pages.yml deploys it);"
+	@echo "preview it under its sub-path: $(BIN)/python scripts/site_server.py"
 
 # The PDF needs Chromium; without it (outside CI) its tests skip with a reason.
 test: book course

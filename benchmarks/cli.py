@@ -190,7 +190,16 @@ def main() -> None:
     ap.add_argument("--peer-repeat", type=int, default=1, help="rounds of each Python peer")
     ap.add_argument("--skip", action="append", default=[], help="a peer to leave out")
     ap.add_argument("--folder", type=Path, default=None, help="where to write the workloads")
+    ap.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        default=None,
+        help="a measure for dcglab and trec_eval (repeatable; e.g. all_trec); the Python "
+        "peers compute nDCG only and are left out (default: ndcg_cut.10 and ndcg)",
+    )
     args = ap.parse_args()
+    measures = args.measure or ["ndcg_cut.10", "ndcg"]
 
     root = args.folder or Path(tempfile.mkdtemp(prefix="dcglab-bench-"))
     sizes = [int(x) for x in args.sizes.split(",")]
@@ -205,12 +214,12 @@ def main() -> None:
             f"({run.stat().st_size / 1e6:.0f} MB), {sum(1 for _ in open(qrels, 'rb')):,} "
             "judgments; double scores with 17 digits, a tenth rounded to 2 decimals (ties)"
         )
-        trec_args = ["-q", "-m", "ndcg_cut.10", "-m", "ndcg", str(qrels), str(run)]
+        trec_args = ["-q", *(a for m in measures for a in ("-m", m)), str(qrels), str(run)]
         tools = {"dcglab": [sys.executable, "-m", "dcglab", *trec_args]}
         if os.environ.get("TREC_EVAL"):
             tools["trec_eval"] = [os.environ["TREC_EVAL"], *trec_args]
         rounds = {name: args.repeat for name in tools}
-        if n_queries == max(sizes):
+        if n_queries == max(sizes) and args.measure is None:
             for name, code in PEERS.items():
                 if name not in args.skip:
                     out = str(folder / f"{name}.json")

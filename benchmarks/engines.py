@@ -1,4 +1,5 @@
-"""Time the batch evaluator, DuckDB and Spark (local) on 10M and 100M run rows.
+"""Time the batch evaluator, DuckDB and Spark (local) on 10M and 100M run rows: rows per
+second, peak memory, and whether each path's values equal the first path's.
 
 The seeded workload is written as Parquet (outside the repository, by default
 under /tmp): each query retrieves 1,000 documents with heavily tied scores, and
@@ -25,7 +26,8 @@ from pathlib import Path
 
 DOCS_PER_QUERY = 1_000
 JUDGED_PER_QUERY = 100
-MEASURES = ["ndcg_cut.10", "ndcg"]
+MEASURES = ["official", "ndcg_cut.10", "ndcg", "map_cut.10", "success.1,10"]
+"""trec_eval's official set and more: every family the engines compute but Judged."""
 PATHS = ("batch", "duckdb", "spark")
 
 
@@ -100,9 +102,9 @@ def worker(path: str, qrels: str, run: str, out: str, spill: str) -> None:
         config = {"memory_limit": "4GB", "temp_directory": spill, "threads": 2}
         res = evaluate(qrels, run, MEASURES, zero_idcg="zero", config=config)
     else:
-        from dcglab.evaluation.engines import evaluate, local_spark
+        from dcglab.evaluation.engines import evaluate, spark_session
 
-        spark = local_spark("local[2]", memory="8g", partitions=16)
+        spark = spark_session("local[2]", memory="8g", partitions=16)
         spark.sparkContext.setLogLevel("ERROR")
         t_read = time.perf_counter() - t0  # session start-up
         res = evaluate(qrels, run, MEASURES, engine="spark", spark=spark, zero_idcg="zero")
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
             f" Parquet {run.stat().st_size / 1e6:,.0f} MB + {qrels.stat().st_size / 1e6:,.0f} MB"
             f" (written in {gen:.1f} s)"
         )
-        print(f"{'path':<8}{'total s':>10}{'of which':>26}{'peak GB':>10}  values")
+        print(f"{'path':<8}{'total s':>10}{'rows/s':>12}{'of which':>26}{'peak GB':>10}  values")
         results = [measure(p, qrels, run, folder) for p in paths]
         ref = None
         for r in results:
@@ -171,11 +173,19 @@ def main(argv: list[str] | None = None) -> None:
             if ref is None:
                 ref, agree = values, f"reference ({r['path']})"
             else:
-                diff = np.abs(values.to_numpy() - ref.reindex(values.index).to_numpy()).max()
-                agree = f"max |diff| vs {results[0]['path']} {diff:.1e}"
+                a, b = values.to_numpy(), ref.reindex(values.index).to_numpy()
+                same = np.array_equal(a, b, equal_nan=True)
+                diff = np.nanmax(np.abs(a - b))
+                agree = (
+                    f"{'equal to' if same else f'max |diff| {diff:.1e} vs'} {results[0]['path']}"
+                )
             first = {"batch": "Parquet to pandas", "spark": "Spark start-up"}.get(r["path"])
             note = f"{r['first']:.1f} s {first}" if first else ""
-            print(f"{r['path']:<8}{r['total']:>10.1f}{note:>26}{r['peak_gb']:>10.2f}  {agree}")
+            rate = f"{n_rows / r['total']:,.0f}"
+            print(
+                f"{r['path']:<8}{r['total']:>10.1f}{rate:>12}{note:>26}{r['peak_gb']:>10.2f}"
+                f"  {agree}"
+            )
             print(f"{'':<8}mean ndcg_cut_10 {values['ndcg_cut_10'].mean():.6f}, {len(values):,} q")
 
 

@@ -15,7 +15,8 @@ For every page it prints the four category scores (performance, accessibility, b
 practices, SEO), first and largest contentful paint, total blocking time, the bytes
 transferred and the render-blocking bytes (the transfer size of the stylesheets and
 scripts Lighthouse lists as blocking the first paint), then each goal and whether every
-page meets it. The table is saved to ``benchmarks/results/lighthouse.txt``.
+page meets it. The table is saved to ``benchmarks/results/lighthouse.txt`` (with
+``--pages``, it says how many pages were measured).
 tests/test_publish.py keeps a chapter's transfer and render-blocking bytes under a
 budget set from this table.
 """
@@ -120,9 +121,12 @@ def main() -> int:
     version = json.loads((ROOT / "node_modules/lighthouse/package.json").read_text())["version"]
     lines = [
         f"Lighthouse {version}, default (mobile) settings: simulated Slow 4G, 4x CPU, cold cache;",
-        f"site served with gzip under {site_server.prefix_from_config()} by scripts/site_server.py;",
+        f"site served with gzip under {site_server.prefix_from_config()}"
+        " by scripts/site_server.py;",
         f"Chromium {os.environ.get('CHROME_PATH', '/usr/bin/chromium')}, {platform.machine()},"
-        f" {os.cpu_count()} CPUs. bp = best practices; block = render-blocking transfer.",
+        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start"
+        " (Lighthouse scales the CPU time it observes: a busy machine lowers the scores).",
+        "bp = best practices; block = render-blocking transfer.",
         "",
         HEADER,
     ]
@@ -139,10 +143,13 @@ def main() -> int:
         verdict = "met on every page" if not missed else f"missed on {len(missed)}: {missed}"
         lines.append(f"goal {label} {goal}: {verdict}")
         print(lines[-1])
-    if not args.pages:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text("\n".join(lines) + "\n")
-        print(f"saved {args.out}")
+    if args.pages:
+        lines.insert(
+            0, f"Pages measured: {len(todo)} chosen with --pages (of {len(pages(args.site))})."
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+    print(f"saved {args.out}")
     return 0
 
 

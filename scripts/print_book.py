@@ -3,13 +3,14 @@
     python scripts/print_book.py      # after `make book`; or `make pdf`
 
 Debian's Chromium (driven by Playwright) opens every page of the table of
-contents on a local server, lets MathJax typeset and the explorers draw their
-starting state, and copies each page's article into one document: ids are
-prefixed with the page's name and links between pages become links inside
-the document, so cross-references, figure and equation numbers and the
-bibliography keep working in the PDF. Each explorer is printed as a figure in
-its starting state, with a caption saying so. Chromium then prints that one
-document to A4 with page numbers.
+contents on a local server, lets the explorers draw their starting state (the
+formulas are typeset when the book is built), and copies each page's article
+into one document: ids are prefixed with the page's name and links between
+pages become links inside the document, so cross-references, figure and
+equation numbers and the bibliography keep working in the PDF. Each explorer is
+printed as a figure in its starting state, with a caption saying so. Chromium
+then prints that one document to A4 with page numbers. The document is served
+from memory beside the site: printing writes nothing into ``_build/html``.
 
 Why not LaTeX: Jupyter Book's LaTeX builder needs a TeX Live of about 2 GB
 from Debian and drops the explorers (widgets have no LaTeX form); the
@@ -131,13 +132,31 @@ def pages() -> list[str]:
     return names
 
 
+PRINT_PAGE = "_print.html"
+"""The combined document's address on the print server (it is never written to disk)."""
+
+
 @contextlib.contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    """Serve ``folder`` on 127.0.0.1 (quietly); yields the base URL."""
+def serve(folder: Path, extra: dict[str, bytes] | None = None) -> Iterator[str]:
+    """Serve ``folder`` on 127.0.0.1 (quietly), and each ``extra`` page (name: bytes)
+    from memory beside it, so that nothing is written into ``folder``; yields the base
+    URL."""
+    extra = extra if extra is not None else {}
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
             pass
+
+        def do_GET(self) -> None:  # noqa: N802 - the base class's name
+            body = extra.get(self.path.lstrip("/").split("?")[0])
+            if body is None:
+                return super().do_GET()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
 
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
@@ -170,7 +189,8 @@ def print_book(site: Path = SITE, out: Path = OUT) -> Path:
     from playwright.sync_api import sync_playwright
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    with serve(site) as base, sync_playwright() as pw:
+    extra: dict[str, bytes] = {}
+    with serve(site, extra) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 900, "height": 1200})
         page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
@@ -181,9 +201,9 @@ def print_book(site: Path = SITE, out: Path = OUT) -> Path:
         for name in pages():
             page.goto(f"{base}{name}.html", wait_until="networkidle")
             parts.append((name, page.evaluate(COLLECT, name)))
-        (site / "_print.html").write_text(combined(parts))
+        extra[PRINT_PAGE] = combined(parts).encode()
         page.set_viewport_size({"width": PAPER_WIDTH_PX, "height": 1200})
-        page.goto(f"{base}_print.html", wait_until="networkidle")
+        page.goto(f"{base}{PRINT_PAGE}", wait_until="networkidle")
         page.emulate_media(media="print")
         cut = page.evaluate(OVERFLOW, PAPER_WIDTH_PX)
         out.with_suffix(".layout.json").write_text(json.dumps(cut, indent=1) + "\n")

@@ -134,9 +134,9 @@ def spark():
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
         skip_or_fail("no Java runtime: install Debian's openjdk-17-jre-headless to run Spark")
     require("pyspark")
-    from dcglab.evaluation.engines import local_spark
+    from dcglab.evaluation.engines import spark_session
 
-    session = local_spark("local[2]", memory="1g", partitions=2)
+    session = spark_session("local[2]", memory="1g", partitions=2)
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

@@ -61,8 +61,53 @@ MEASURES = [
     "map_cut.1,4",
     "success",
     "success.2,3",
+    "all_trec",
+    "set",
+    "iprec_at_recall",
+    "iprec_at_recall.0.2,0.5",
+    "relstring",
+    "relstring.3",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "Rprec_mult.0.5,1.5",
+    "utility",
+    "utility.2,-1,3,0.5",
+    "11pt_avg",
+    "11pt_avg.0.2,0.5,0.8",
+    "binG",
+    "G",
+    "G.1=3.2,2=3.5,3=3.4",
+    "ndcg.1=0.5",
+    "ndcg.1=3.5,2=9.0,4=7.0",
+    "ndcg_rel",
+    "ndcg_rel.1=0.5,2=3",
+    "Rndcg",
+    "Rndcg.1=3.2,2=3.5,3=3.4",
+    "relative_P",
+    "relative_P.1,4",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "set_F.0.5",
+    "num_nonrel_judged_ret",
+    "rbp",
+    "rbp.p=0.5",
+    "rbp.p=0.8,1=0.5,2=2",
+    "rbp_resid",
+    "rbp_resid.p=0.5",
+    "unj",
+    "unj.1,3",
 ]
-"""Measures dcglab prints as trec_eval does (trec_eval's ``-m`` syntax)."""
+"""Measures dcglab prints as trec_eval does (trec_eval's ``-m`` syntax), with
+every parameter form each takes."""
+
+RBP_UNSAFE = ("ndcg", "ndcg_cut", "dcg", "ndcg_rel", "G", "11pt_avg", "iprec_at_recall")
+"""Measures after which trec_eval's rbp reads other values for the ``min`` and
+``max`` it leaves uninitialised (``m_rbp.c``): its rbp then depends on them
+(README). Where rbp is drawn, these are left out."""
 
 
 def build_trec_eval(dest: Path) -> Path:
@@ -294,21 +339,15 @@ def cases(draw, measures: list[str] | None = None) -> Case:
     if draw(st.booleans()):
         options.append("-J")
     if draw(st.booleans()):
-        options.append(f"-M{draw(st.integers(1, 6))}")
+        options.append(f"-M{draw(st.integers(0, 6))}")
     if draw(st.booleans()):
-        options.append(f"-l{draw(st.integers(1, 3))}")
+        options.append(f"-l{draw(st.integers(0, 3))}")
     if draw(st.integers(0, 9)) == 0:
         options.append("-n")
-    # one measure per trec_eval name: trec_eval keeps only the first parameters of a
-    # repeated name (-m P.5 -m P.10 prints P_5), dcglab evaluates both (README)
-    chosen = draw(
-        st.lists(
-            st.sampled_from(measures),
-            min_size=1,
-            max_size=4,
-            unique_by=lambda m: m.split(".")[0],
-        )
-    )
+    # a name may repeat: trec_eval keeps the first parameters given (-m P.5 -m P.10)
+    chosen = draw(st.lists(st.sampled_from(measures), min_size=1, max_size=4))
+    if any(m.split(".")[0] == "rbp" for m in chosen):
+        chosen = [m for m in chosen if m.split(".")[0] not in RBP_UNSAFE] or ["rbp"]
     notes += [f"grades {grade_kind}", f"scores {score_kind}", "messy" if messy else "tidy"]
     return Case(
         qrels="\n".join(qrels_lines) + "\n",

@@ -137,9 +137,7 @@ def test_official_and_practitioner_measures_on_cranfield(
     cranfield, options, capsys, trec_eval_binary
 ):
     qrels, run = cranfield
-    names = ["official", "map_cut", "success", "recall.10,100"]
-    if "-J" in options:  # trec_eval prints -nan for iprec of a query left with no document
-        names = ["num_ret", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", *names[1:]]
+    names = ["all_trec", "recall.10,100", "P.5", "P.7"]
     args = [*options, *(a for n in names for a in ("-m", n)), str(qrels), str(run)]
     want = subprocess.run([trec_eval_binary, *args], capture_output=True, text=True)
     assert want.returncode == 0, want.stderr

@@ -166,10 +166,15 @@ def test_old_ideal_names_are_aliases(workload, alias, name):
 
 
 def test_measure_gain_table_applies_to_that_measure_only(capsys, workload):
-    """``ndcg.1=5`` changes grade 1's gain for that measure; ``ndcg`` keeps linear gain,
-    and the unlisted grades 2 and 3 keep their grade as gain."""
+    """``ndcg.1=5`` changes grade 1's gain for that measure; ``ndcg`` keeps linear gain
+    (with ``--corrected``, which keeps both), and the unlisted grades 2 and 3 keep
+    their grade as gain."""
     qpath, rpath, _, _ = workload
     assert main([str(qpath), str(rpath), "-q", "-m", "ndcg.1=5", "-m", "ndcg"]) == 0
+    first = parse(capsys.readouterr().out)  # as trec_eval: the first parameters given count
+    assert all(set(row) == {"ndcg_1=5"} for row in first.values())
+    args = [str(qpath), str(rpath), "-q", "--corrected", "-m", "ndcg.1=5", "-m", "ndcg"]
+    assert main(args) == 0
     out = parse(capsys.readouterr().out)
     table = {0: 0, 1: 5, 2: 2, 3: 3, -1: 0}
     full = evaluate(qpath, rpath, ["ndcg"], gain=table, zero_idcg="zero").per_query["ndcg"]

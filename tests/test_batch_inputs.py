@@ -52,7 +52,7 @@ def test_compressed_files(files, expected, suffix, tmp_path):
 def test_a_corrupt_compressed_file_names_it(files, tmp_path):
     path = tmp_path / "run.gz"
     path.write_bytes(gzip.compress(RUN.encode())[:20])
-    with pytest.raises(ValueError, match="run.gz: cannot decompress"):
+    with pytest.raises(ValueError, match="run.gz: looks like gzip but cannot be decompressed"):
         evaluate(files[0], path, MEASURES)
 
 
@@ -168,3 +168,104 @@ def test_infinite_scores_rank_as_in_trec_eval(tmp_path, capsys, trec_eval_binary
     (tmp_path / "r").write_text(run.replace("0.5", "nan"))
     assert main([*args, *files]) == 2
     assert "r:3: score 'nan' is NaN" in capsys.readouterr().err
+
+
+COMPRESS = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}
+
+
+def _stdin(monkeypatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("name", sorted(COMPRESS))
+def test_compressed_standard_input_reads_as_the_file(files, monkeypatch, capsys, name):
+    """gzip, bzip2 and xz on standard input are found by their first bytes, as in a
+    file: the same output as the plain file, runid (the last line's tag) included."""
+    assert main([str(files[0]), str(files[1])]) == 0
+    plain = capsys.readouterr().out
+    assert "runid                 \tall\tlast_tag\n" in plain
+    _stdin(monkeypatch, COMPRESS[name](RUN.encode()))
+    assert main([str(files[0]), "-"]) == 0
+    assert capsys.readouterr().out == plain
+    for size in (1, 10, 100):  # short and long streams: every size is decompressed
+        lines = [line.split() for line in RUN.splitlines()]
+        text = "".join(
+            f"{q} Q0 {d}_{i} 1 {v} tag{i}\n" for i in range(size) for q, _, d, _, v, _ in lines
+        )
+        _stdin(monkeypatch, COMPRESS[name](text.encode()))
+        assert main([str(files[0]), "-", "-m", "runid", "-m", "num_ret"]) == 0
+        out = capsys.readouterr().out
+        runid, num_ret = (
+            f"runid{' ' * 17}\tall\ttag{size - 1}",
+            f"num_ret{' ' * 15}\tall\t{5 * size}",
+        )
+        assert out == f"{runid}\n{num_ret}\n"
+
+
+def test_a_compressed_file_object_is_decompressed(files, expected):
+    data = gzip.compress(RUN.encode())
+    assert evaluate(files[0], io.BytesIO(data), MEASURES).per_query.equals(expected)
+
+
+BINARY = {
+    "zip": (b"PK\x03\x04" + bytes(range(256)) * 20, "looks like a zip archive"),
+    "zstd": (b"\x28\xb5\x2f\xfd" + bytes(range(256)) * 20, "looks like zstd data"),
+    "ELF": (b"\x7fELF" + bytes(range(256)) * 20, "looks like an executable"),
+    "UTF-16": (("\ufeff" + RUN).encode("utf-16-le"), "looks like UTF-16 text"),
+    "random bytes with NUL": (b"ab\x00" + bytes(range(11, 256)) * 20, "a NUL byte"),
+    "latin-1 line": (RUN.replace("d4", "d\xe9" * 3000).encode("latin-1"), "is not UTF-8"),
+    "truncated gzip": (gzip.compress(RUN.encode())[:15], "looks like gzip but cannot be"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BINARY))
+def test_binary_input_is_one_short_line(files, tmp_path, monkeypatch, capsys, kind):
+    """A binary file or stream gets one short line saying what it looks like, never
+    the file's bytes escaped (a binary "line" can be megabytes long)."""
+    data, needle = BINARY[kind]
+    (tmp_path / "bin").write_bytes(data)
+    _stdin(monkeypatch, data)
+    for args in ([files[0], tmp_path / "bin"], [files[0], "-"], [tmp_path / "bin", files[1]]):
+        if args[0] != files[0] and kind == "latin-1 line":
+            continue  # a run line is no qrels line: another message, as long
+        assert main([str(a) for a in args]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and len(err.splitlines()) == 1 and len(err) < 300, err
+
+
+def test_a_nul_byte_in_text_is_an_error_naming_its_line(files, tmp_path):
+    """trec_eval stops on a NUL byte inside an id; dcglab names the line, on the fast
+    path (single spaces) as on the general one (tabs and spaces mixed)."""
+    for sep in (" ", "\t "):
+        text = QRELS.replace("q2 0 d4 0", "q2 0 d\x004 0").replace(" ", sep)
+        (tmp_path / "qrels").write_text(text)
+        with pytest.raises(ValueError, match=r"qrels:5: a NUL byte at column \d+: binary data"):
+            evaluate(tmp_path / "qrels", files[1], MEASURES)
+
+
+def test_a_directory_is_named_as_given(files, tmp_path, capsys):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    for args, name in (([files[0], folder], "run"), ([folder, files[1]], "qrels")):
+        assert main([str(a) for a in args]) == 2
+        message = f"dcglab: error: {name} {folder} is a directory, not a file\n"
+        assert capsys.readouterr().err == message
+    with pytest.raises(ValueError, match="run .*adir is a directory, not a file"):
+        evaluate(files[0], folder, MEASURES)
+
+
+def test_a_missing_query_message_names_command_line_options(files, tmp_path, capsys):
+    """Without -c a qrels query absent from the run is refused; the message names -c and
+    --ignore-missing (never the Python keywords), and --ignore-missing leaves it out."""
+    (tmp_path / "more.qrels").write_text(QRELS + "q3 0 d9 1\n")
+    args = [str(tmp_path / "more.qrels"), str(files[1]), "-q", "-m", "map"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "-c scores it 0, --ignore-missing leaves it out" in err and "missing=" not in err
+    assert main([*args, "--ignore-missing"]) == 0
+    kept = capsys.readouterr().out
+    assert main([str(files[0]), str(files[1]), "-q", "-m", "map"]) == 0
+    assert kept == capsys.readouterr().out  # as if the qrels had no q3
+    with pytest.raises(SystemExit) as done:  # a usage error, as argparse reports it
+        main([*args, "--ignore-missing", "-c"])
+    assert done.value.code == 2 and "not allowed with argument" in capsys.readouterr().err

@@ -80,8 +80,51 @@ def test_compare_scores_refuses_unmatched_input():
         compare_scores({"a": a, "b": a.rename(columns={"m": "other"})})
     with pytest.raises(ValueError, match="must be a DataFrame"):
         compare_scores({"a": a, "b": [0.1, 0.2]})
-    with pytest.raises(ValueError, match="same difference"):
-        compare_scores({"a": a, "b": a})
+
+
+def test_runs_that_tie_on_every_query_leave_the_rest_of_the_table_intact(three):
+    """A copy of a run (as a reranker that changes nothing in the top 10 gives) has no
+    t statistic and no d_z; its randomization p-value is 1; the other pairs are as
+    without it, except that Holm's family of the t-test leaves the tied pair out."""
+    qrels, runs = three
+    with_copy = {**runs, "copy": runs["bm25"].copy()}
+    c = compare(qrels, with_copy, ["ndcg_cut.10", "map"], n_resamples=300)
+    alone = compare(qrels, runs, ["ndcg_cut.10", "map"], n_resamples=300)
+    tied = (c.pairs["run_a"] == "bm25") & (c.pairs["run_b"] == "copy")
+    assert tied.sum() == 2
+    for col in ("t", "p_t", "p_t_holm", "d_z"):
+        assert c.pairs.loc[tied, col].isna().all(), col
+    assert (c.pairs.loc[tied, "difference"] == 0).all() and (c.pairs.loc[tied, "p_rand"] == 1).all()
+    assert c.pairs.loc[~tied, ["t", "p_t", "p_t_holm", "d_z"]].notna().all().all()
+    for _, block in c.pairs.groupby("measure", sort=False):
+        defined = block["p_t"].notna()
+        expected = significance.holm(block.loc[defined, "p_t"])
+        assert block.loc[defined, "p_t_holm"].tolist() == expected.tolist()
+    keys = ["measure", "run_a", "run_b"]
+    same = c.pairs.merge(alone.pairs, on=keys, suffixes=("", "_alone"))
+    assert len(same) == len(alone.pairs)
+    for col in ("difference", "t", "p_t", "d_z", "boot_low", "p_rand"):
+        assert same[col].tolist() == same[f"{col}_alone"].tolist(), col
+
+
+def test_a_baseline_is_compared_with_each_other_run(three):
+    """With a baseline the pairs are (run, baseline), difference run - baseline, and Holm
+    adjusts over those pairs only."""
+    qrels, runs = three
+    c = compare(qrels, runs, ["ndcg_cut.10", "map"], baseline="bim", n_resamples=300)
+    every = compare(qrels, runs, ["ndcg_cut.10", "map"], n_resamples=300)
+    assert c.settings["baseline"] == "bim" and every.settings["baseline"] is None
+    assert list(zip(c.pairs["run_a"], c.pairs["run_b"])) == [("bm25", "bim"), ("tfidf", "bim")] * 2
+    for row in c.pairs.itertuples():
+        a, b = c.scores[row.measure][row.run_a], c.scores[row.measure][row.run_b]
+        assert row.difference == pytest.approx(float((a - b).mean()), rel=1e-12)
+        twin = every.pairs.query("measure == @row.measure and run_a == @row.run_a "
+                                 "and run_b == @row.run_b")  # fmt: skip
+        assert row.p_t == twin["p_t"].item() and row.p_tukey == twin["p_tukey"].item()
+    for _, block in c.pairs.groupby("measure", sort=False):
+        assert block["p_t_holm"].tolist() == significance.holm(block["p_t"]).tolist()
+    with pytest.raises(ValueError, match="baseline 'bm26' is none of the runs 'bm25', 'tfidf'"):
+        compare(qrels, runs, baseline="bm26")
 
 
 @pytest.mark.parametrize(
@@ -133,3 +176,17 @@ def test_agrees_with_ranx_where_ranx_has_the_test(three):
         p_rand, _ = st.fisher_randomization_test(a, b, n_permutations=20_000)
         se = np.sqrt(p_rand * (1 - p_rand) / 20_000) + 1e-4
         assert abs(row.p_rand - p_rand) < 2 * 5 * se
+
+
+def test_conventions_trec_eval_gives_the_command_lines_evaluation(three):
+    """``conventions=TREC_EVAL`` evaluates as ``dcglab compare`` does; compare's own
+    ``missing`` rule still decides (TREC_EVAL's ``missing="error"`` does not apply)."""
+    from dcglab.evaluation.presets import TREC_EVAL
+
+    qrels, runs = three
+    short = {**runs, "short": compare_run(4, 0.2, COMPARE_QUERIES[:-2])}
+    by_mapping = compare(qrels, short, ["ndcg_cut.10"], conventions=TREC_EVAL, n_resamples=200)
+    by_keywords = compare(qrels, short, ["ndcg_cut.10"], n_resamples=200,
+                          **{k: v for k, v in TREC_EVAL.items() if k != "missing"})  # fmt: skip
+    pd.testing.assert_frame_equal(by_mapping.pairs, by_keywords.pairs)
+    assert by_mapping.settings["queries"] == 25

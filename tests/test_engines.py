@@ -1,9 +1,11 @@
 """The evaluation as SQL on real engines: DuckDB in-process, Spark in local mode.
 
-The engines' library API against :func:`dcglab.evaluation.batch.evaluate`, per query to
-1e-12, on seeded runs with heavy ties, -0.0, queries with nothing relevant and
-every convention; the SQL itself; Spark in ``local-cluster`` mode. The command
-line's parity over the three paths is tests/test_parity.py.
+The engines' library API against :func:`dcglab.evaluation.batch.evaluate`, per query
+(to 1e-12 under averaged ties, else bit for bit), on seeded runs with heavy ties, -0.0,
+queries with nothing relevant and every convention, for every measure family. The
+command line's parity over the three paths is tests/test_parity.py, against the
+trec_eval binary tests/test_oracle_engines.py, and Spark on a standalone cluster of
+separate processes tests/test_engines_cluster.py.
 
 Spark needs Java: without it the Spark tests skip, except under CI=true, where
 they must run. They are few (a Spark query costs seconds, not milliseconds).
@@ -19,52 +21,13 @@ import pytest
 from workloads import edge_workload
 
 from dcglab.evaluation.batch import evaluate as batch_evaluate
-from dcglab.evaluation.engines import evaluate, evaluate_files, gains_of
+from dcglab.evaluation.engines import COMPUTED, evaluate, evaluate_files, gains_of
 from dcglab.evaluation.measure_families import FAMILIES
 
 duckdb = pytest.importorskip("duckdb")
 
 TOL = 1e-12
 MEASURES = ["ndcg", "ndcg_cut.1,3,10,100", "dcg_cut.5"]
-
-
-CLUSTER = """
-import sys
-from dcglab.evaluation.engines import evaluate, local_spark
-session = local_spark("local-cluster[2,1,1024]", memory="1g", partitions=4, quiet=True)
-assert session.sparkContext.master.startswith("local-cluster")
-res = evaluate(sys.argv[1], sys.argv[2], ["ndcg", "ndcg_cut.5,10"], engine="spark",
-               spark=session, zero_idcg="zero", missing="zero", judged_only=True, max_docs=50)
-print(" ".join(f"{k}={v!r}" for k, v in sorted(res.means().items())))
-session.stop()
-"""
-
-
-@pytest.mark.slow
-def test_spark_local_cluster_ships_the_query_to_executors(trec_eval_test_files, spark, tmp_path):
-    """Two executor processes (``local-cluster[2,1,1024]``), as on a real cluster: the
-    query and its inputs survive being shipped, and the means equal the default path's."""
-    script = tmp_path / "cluster.py"
-    script.write_text(CLUSTER)
-    files = trec_eval_test_files
-    qrels, run = files / "qrels.test", files / "results.trunc"
-    done = subprocess.run(
-        [sys.executable, str(script), str(qrels), str(run)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    ref = batch_evaluate(
-        qrels,
-        run,
-        ["ndcg", "ndcg_cut.5,10"],
-        zero_idcg="zero",
-        missing="zero",
-        judged_only=True,
-        max_docs=50,
-    ).means()
-    assert done.stdout.strip() == " ".join(f"{k}={v!r}" for k, v in sorted(ref.items()))
 
 
 # ----------------------------------------------- the library API against batch
@@ -128,6 +91,43 @@ def test_duckdb_equals_batch(data, kw):
     assert_same(evaluate(qrels, run, MEASURES, **kw).per_query, ref)
 
 
+EVERY_FAMILY = [
+    "official",
+    "map_cut.2,5",
+    "success.1,3",
+    "recall.3",
+    "Judged@5",
+    "Judged",
+    "P(rel=2)@3",
+    "RR@3",
+    "NumRel(rel=2)",
+    "ndcg.1=3,2=9",
+    "nDCG(dcg='exp-log2')@5",
+    "ndcg_cut.3",
+    "dcg",
+]
+"""trec_eval's official set and every other family, with per-measure levels and gains."""
+
+
+TREC_TIES = [kw for kw in CONVENTIONS if kw.get("ties") != "average"]
+"""The conventions under which binary measures are defined (ties broken by docno)."""
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{**kw, "relevance_level": 1 + i % 2} for i, kw in enumerate(TREC_TIES)],
+    ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()),
+)
+def test_every_family_is_bit_for_bit_the_batch_evaluators(data, kw):
+    """Binary measures, counts and per-measure gains and levels, at relevance levels
+    1 and 2 in turn: the same values, not within 1e-12."""
+    qrels, run = data
+    if kw.get("negative_grades") != "unjudged":  # ndcg.1=3,2=9 gives grade -1 gain -1
+        qrels = qrels.assign(grade=qrels["grade"].clip(lower=0))
+    ours = evaluate(qrels, run, EVERY_FAMILY, **kw).per_query
+    assert_same(ours, batch(qrels, run, EVERY_FAMILY, **kw), 0.0)
+
+
 def test_trec_conventions_are_bit_for_bit_the_batch_evaluators(data):
     """Same arithmetic, same order of the sums: not within 1e-12, equal."""
     qrels, run = data
@@ -170,16 +170,15 @@ def test_duckdb_reads_files_parquet_and_relations(data, tmp_path):
 
 
 def test_command_line_entry_point_takes_batch_keywords(data, tmp_path):
-    """evaluate_files takes batch.evaluate's keywords (but relevance_level, for the
-    binary measures the engines refuse), so the CLI can call either."""
+    """evaluate_files takes batch.evaluate's keywords, so the CLI can call either."""
     qrels, run = data
     qrels_txt, run_txt = tmp_path / "qrels", tmp_path / "run"
     qrels_txt.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(False)))
     run_txt.write_text("".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(False)))
     kw = {"zero_idcg": "zero", "negative_grades": "unjudged", "missing": "zero", "max_docs": 20}
-    kw |= {"fractional_grades": "truncate", "score_precision": "float32"}
-    ours = evaluate_files(qrels_txt, run_txt, MEASURES, engine="duckdb", **kw)
-    assert_same(ours.per_query, batch(qrels_txt, run_txt, **kw))
+    kw |= {"fractional_grades": "truncate", "score_precision": "float32", "relevance_level": 2}
+    ours = evaluate_files(qrels_txt, run_txt, [*MEASURES, "official"], engine="duckdb", **kw)
+    assert_same(ours.per_query, batch(qrels_txt, run_txt, [*MEASURES, "official"], **kw))
     with pytest.raises(ValueError, match="engine must be one of"):
         evaluate_files(qrels_txt, run_txt, MEASURES, engine="python")
     with pytest.raises(ValueError, match="query only_qrels of the qrels .* has no line in the run"):
@@ -338,14 +337,15 @@ def _one_name(family) -> str:
 
 
 @pytest.mark.parametrize("family", [f for f in FAMILIES if f.kernel != "tag"], ids=lambda f: f.name)
-def test_each_family_is_computed_as_batch_or_refused_by_its_record(data, family):
-    """The table of families decides: DuckDB computes a family its record lists, with
-    the default path's values, and refuses any other naming engine and measure."""
+def test_each_family_is_computed_as_batch_or_refused(data, family):
+    """The engines decide (:data:`dcglab.evaluation.engines.measures.COMPUTED`): DuckDB
+    computes a family listed there with the default path's values, and refuses any
+    other (a family added to the tables later too) naming the engine and the measure."""
     qrels, run = clip(data[0], {}), data[1]
     name = _one_name(family)
-    if "duckdb" in family.paths:
+    if family.name in COMPUTED:
         ours = evaluate(qrels, run, [name], zero_idcg="zero").per_query
-        assert_same(ours, batch(qrels, run, [name], zero_idcg="zero"))
+        assert_same(ours, batch(qrels, run, [name], zero_idcg="zero"), 0.0)
     else:
         with pytest.raises(ValueError, match=f"engine 'duckdb' does not compute {name}:"):
             evaluate(qrels, run, [name], zero_idcg="zero")

@@ -6,10 +6,17 @@
   near the top of a bar sets the top grade. After each change the shown results equal
   ``Explorer.compute`` of the new state.
 * Predict, then reveal: every explorer that asks for a prediction reveals nothing
-  before a choice, then a verdict (✓ or ✗) whose right answer is dcglab's.
+  before a choice, then a verdict (✓ or ✗) whose right answer is dcglab's. The verdict
+  goes as soon as the explorer shows another state (a move, a preset).
 * URL state: ``#dcglab.<name>=<JSON>`` loads a state, at load and when a link in the
   page is followed (the explorer scrolls into view and says so); the explorer's own
   "Link to this state" reproduces its state; a malformed state in the address is ignored.
+  A quiz's "Load into the explorer" opens the chapter scrolled to the explorer, focused,
+  in the state it names.
+* Chapter 11: each query's bar is a slider (arrow keys, Page Up/Down, a pointer drag);
+  the randomization chart's red share of its bars is the p-value. Chapter 6: a weight
+  above 1 is drawn (the part of a bar above its gain) and named in the key. Chapter 13:
+  queries at one place are one circle whose counts add up to every query.
 * Tables on a phone (390 px): the columns a lesson compares come first and are in view
   (chapter 3: rank, grade, gain and the two discounted gains; chapter 12: each run's
   complete and pooled nDCG and their change); a table that scrolls sideways says so.
@@ -305,3 +312,145 @@ def test_tables_put_the_compared_columns_first_on_a_phone(browser, http_server, 
                         assert all(shown for _, shown in heads), (name, heads)
                         seen.add(name)
     assert seen == set(COMPARED_FIRST)
+
+
+def test_a_reveal_never_describes_a_state_no_longer_shown(page, site_dir):
+    """The verdict of a prediction goes as soon as the explorer shows another state."""
+    root = ndcg_root(page)
+    verdict = root.locator(".dcglab-predict-verdict")
+    root.locator(".dcglab-predict button").nth(0).click()
+    assert verdict.text_content().startswith(("✓ Right.", "✗ Not quite: "))
+    root.locator("button.dcglab-card").nth(0).focus()
+    page.keyboard.press("0")  # rank 1 (grade 3 after the reveal's move) gets grade 0
+    text = verdict.text_content()
+    assert not text.startswith(("✓", "✗")), text
+    assert verdict.get_attribute("data-verdict") == "stale"
+    # a choice pressed again answers again, from the starting state
+    root.locator(".dcglab-predict button").nth(1).click()
+    assert verdict.text_content().startswith(("✓ Right.", "✗ Not quite: "))
+    root.locator(".dcglab-presets button").last.click()  # a preset: another state
+    assert not verdict.text_content().startswith(("✓", "✗"))
+    assert page.console_errors == []
+
+
+QUIZ_PAGE = "chapters/quiz_1_building.html"
+
+
+def test_a_quiz_link_lands_on_the_explorer_in_its_state(page, site_dir):
+    """ "Load into the explorer" on a quiz opens the chapter scrolled to the explorer, in
+    the state the link names, with the explorer focused."""
+    open_page(page, QUIZ_PAGE)
+    link = page.locator("a", has_text="Load into the explorer").first
+    href = link.get_attribute("href")
+    target, _, fragment = href.partition("#")
+    name, _, encoded = fragment[len("dcglab.") :].partition("=")
+    want = json.loads(unquote(encoded))
+    link.click()
+    page.wait_for_load_state("networkidle")
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == name][0]
+    page.wait_for_function(
+        "([e, p]) => { const s = JSON.parse(e.getAttribute('data-state')); return Object"
+        ".entries(p).every(([k, v]) => JSON.stringify(s[k]) === JSON.stringify(v)); }",
+        arg=[root.element_handle(), want],
+    )
+    page.wait_for_timeout(3000)  # the page settles (MathJax, other widgets)
+    top = root.evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"] / 2, top
+    assert page.evaluate("document.activeElement.classList.contains('dcglab-explorer')")
+    assert_matches_python(root)
+    assert page.console_errors == []
+
+
+PAIRED_PAGE = "chapters/11_comparing_systems.html"
+
+
+def test_paired_test_bars_are_dragged_and_moved_by_keys(page, site_dir):
+    """Chapter 11: each query's bar is a slider that the keyboard moves and the pointer
+    drags; the randomization chart's red share is the p-value shown."""
+    open_page(page, PAIRED_PAGE)
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "paired_test"][0]
+    start = state_of(root)
+    bars = root.locator(".dcglab-drag")
+    assert bars.count() == start["n"]
+    assert bars.nth(3).get_attribute("role") == "slider"
+    bars.nth(3).focus()
+    page.keyboard.press("ArrowUp")
+    want = list(start["deltas"])
+    want[3] += 1
+    assert state_of(root)["deltas"] == want
+    assert root.locator(".dcglab-said").text_content() == f"Query 4: A − B = +{want[3] / 100:.2f}."
+    page.keyboard.press("PageDown")
+    want[3] -= 10
+    assert state_of(root)["deltas"] == want
+    assert bars.nth(3).get_attribute("aria-valuenow") == str(want[3] / 100)
+    # a drag to the top of query 1's column sets its largest difference
+    bars.nth(0).scroll_into_view_if_needed()
+    box = bars.nth(0).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20, steps=4)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40, steps=2)
+    page.mouse.up()
+    want[0] = 50
+    assert state_of(root)["deltas"] == want
+    assert_matches_python(root)
+    # p as an area: the red bars' share of all bars is the randomization p-value
+    result = json.loads(root.get_attribute("data-result"))
+    share = root.evaluate(
+        """r => { const sum = (c) => Array.from(r.querySelectorAll(c),
+                    (e) => Number(e.getAttribute('height'))).reduce((a, b) => a + b, 0);
+                  return sum('rect.dcglab-far') / sum('rect.dcglab-all'); }"""
+    )
+    assert share == pytest.approx(result["p_rand"], abs=1e-9)
+    assert page.console_errors == []
+
+
+def test_a_weight_above_1_shows_on_the_bars(page, site_dir):
+    """Chapter 6: at b = 10 the first weights exceed 1; those bars are marked and their
+    part above the gain is drawn, and the key names it. At b = 2 nothing is."""
+    rel = "chapters/06_log_base.html"
+    for base, over in ((10, True), (2, False)):
+        patch = {"base": base, "k": 3}
+        page.goto(page.base_url + rel + "#dcglab.log_base=" + quote(json.dumps(patch)))
+        page.wait_for_load_state("networkidle")
+        root = next(
+            r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "log_base"
+        )
+        page.wait_for_function(
+            "([e, b]) => JSON.parse(e.getAttribute('data-state')).base === b",
+            arg=[root.element_handle(), base],
+        )
+        marked = root.evaluate(
+            """r => Array.from(r.querySelectorAll('.dcglab-card.dcglab-over'),
+                  (c) => c.querySelector('.dcglab-extra').getBoundingClientRect().height)"""
+        )
+        key = root.locator(".dcglab-key").text_content()
+        if over:
+            assert marked and min(marked) > 0, marked
+            assert "added by a weight above 1" in key
+        else:
+            assert marked == [] and "weight above 1" not in key
+    assert page.console_errors == []
+
+
+def test_cranfield_scatter_counts_every_query(page, site_dir):
+    """Chapter 13: queries at one place are one circle that says how many; the counts
+    add up to the number of queries, at k = 1 as at k = 10."""
+    open_page(page, "chapters/13_cranfield.html")
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "cranfield"][0]
+    queries = root.evaluate("r => JSON.parse(r.getAttribute('data-state')).data.judged.length")
+    for k in (10, 1):
+        root.locator('input[data-param="k"]').evaluate(
+            "(e, v) => { e.value = String(v);"
+            " e.dispatchEvent(new Event('input', {bubbles: true})); }",
+            k,
+        )
+        counts = root.evaluate(
+            """r => Array.from(r.querySelectorAll('svg circle title'), (t) => {
+                  const m = /^(\\d+) queries/.exec(t.textContent);
+                  return m ? Number(m[1]) : 1; })"""
+        )
+        assert sum(counts) == queries, (k, sum(counts), queries)
+        if k == 1:
+            assert len(counts) < 40 and max(counts) > 20, counts
+    assert page.console_errors == []

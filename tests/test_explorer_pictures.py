@@ -17,7 +17,8 @@
   numbers, which this test computes from the definitions.
 * Grade sliders (chapters 1 and 8) show tick marks (a datalist) and the labels 0 1 2 3
   under the thumb positions.
-* Details on demand: a rank-strip card shows its numbers on hover and keyboard focus;
+* Details on demand: a rank-strip card's numbers show in the details line under the
+  strips (over no text) on hover and keyboard focus;
   the chapter 2 chart shows the four weights of the inspected rank, of the rank pointed
   at while the pointer moves (the state unchanged), and a click inspects that rank.
 """
@@ -252,31 +253,38 @@ def test_swaps_cutoff_lines_and_cell_formula(page, site_dir):
     assert page.console_errors == []
 
 
-def tip_shown(card) -> str | None:
-    """The text of a card's details tip while it is drawn, else None."""
-    return card.evaluate(
-        "c => { const t = c.querySelector('.dcglab-tip');"
-        " return getComputedStyle(t).display === 'none' ? null : t.textContent; }"
-    )
+def detail_of(root) -> str:
+    """The text of the rank strip's details line."""
+    return root.locator(".dcglab-detail").text_content()
 
 
-def test_rank_strip_tip_on_hover_and_keyboard_focus(page, site_dir):
+def test_rank_strip_details_on_hover_and_keyboard_focus(page, site_dir):
+    """A card's numbers go to the details line under the strips (never over text), on
+    hover and on keyboard focus."""
     root = root_named(page, "chapters/03_ideal_normalization.html", "ndcg")
     state, _ = shown(root)
     cards = root.locator(".dcglab-strip.dcglab-editable button.dcglab-card")
-    assert tip_shown(cards.nth(1)) is None, "a tip is drawn before it is asked for"
+    idle = detail_of(root)
+    assert not idle.startswith("Your ranking"), "details shown before they are asked for"
     cards.nth(1).hover()
     g = state["grades"][1]
-    text = tip_shown(cards.nth(1))
-    assert text is not None and text.startswith(f"Rank 2: grade {g}, gain "), text
+    text = detail_of(root)
+    assert "Rank 2: grade " + str(g) + ", gain " in text, text
     gain = 2**g - 1 if state.get("gain") == "exponential" else g
     assert f"discounted gain {gain / math.log2(3):.3f}" in text, text
     page.mouse.move(0, 0)
-    assert tip_shown(cards.nth(1)) is None
+    assert detail_of(root) == idle
     cards.nth(2).focus()
     page.keyboard.press("Shift+Tab")  # keyboard focus: focus-visible
     assert cards.nth(1).evaluate("c => c === document.activeElement")
-    assert tip_shown(cards.nth(1)) is not None, "no tip on keyboard focus"
+    assert "Rank 2: grade" in detail_of(root), "no details on keyboard focus"
+    # the details line lies below every strip: it covers no text
+    boxes = root.evaluate(
+        """r => { const d = r.querySelector('.dcglab-detail').getBoundingClientRect();
+          return Array.from(r.querySelectorAll('.dcglab-strip-row'),
+                            (e) => e.getBoundingClientRect().bottom <= d.top + 0.5); }"""
+    )
+    assert boxes and all(boxes), boxes
     assert page.console_errors == []
 
 

@@ -33,11 +33,13 @@ BAD = [
     ("relevance_level", 1.5, "1.5"),
     ("relevance_level", -1, "-1"),
     ("relevance_level", "abc", "abc"),
-    ("max_docs", 0, "0"),
+    ("max_docs", -1, "-1"),
     ("max_docs", 2.5, "2.5"),
     ("max_docs", "ten", "ten"),
     ("missing", "drop", None),
     ("judged_only", "yes", None),
+    ("corrected", "yes", None),
+    ("ir_measures", 1, None),
 ]
 IDS = [f"{name}={value!r}" for name, value, _ in BAD]
 
@@ -154,3 +156,23 @@ def test_a_conventions_value_gives_what_its_keywords_give(files):
     for name in ("ndcg", "ndcg_cut_1"):
         assert by_value.values[name].tolist() == by_keywords.values[name].tolist()
     assert by_value.values["ndcg"][0] < 1  # q1 cut at its first document: max_docs applied
+
+
+def test_conventions_may_be_the_trec_eval_mapping_or_a_value_and_nothing_else(files):
+    """``conventions=TREC_EVAL`` gives what ``**TREC_EVAL`` gives (keywords still win);
+    a value of another type is a TypeError naming the parameter, before any reading."""
+    from dcglab.evaluation.presets import TREC_EVAL
+
+    measures = ["ndcg", "map", "P.1"]
+    by_keywords = evaluate(*files, measures, **TREC_EVAL)
+    for conventions in (TREC_EVAL, dict(TREC_EVAL), Conventions.of(TREC_EVAL)):
+        result = evaluate(*files, measures, conventions=conventions)
+        assert result.means() == by_keywords.means()
+    cut = evaluate(*files, ["ndcg"], conventions=TREC_EVAL, max_docs=1)
+    same = evaluate(*files, ["ndcg"], **{**TREC_EVAL, "max_docs": 1})
+    assert cut.values["ndcg"].tolist() == same.values["ndcg"].tolist()
+    for wrong in ("trec_eval", 1, ["zero_idcg"]):
+        with pytest.raises(TypeError, match=r"^conventions must be a Conventions or a mapping"):
+            evaluate("no such file", "no such run", measures, conventions=wrong)
+    with pytest.raises(TypeError, match="unknown option 'tie'"):
+        evaluate(*files, measures, conventions={"tie": "trec"})

@@ -5,8 +5,10 @@ scientific notation, negative and fractional grades, missing queries, odd
 docnos, comments, extra fields, ``-q -c -J -M -l -n``) are run through the
 command line in this process with an engine, and judged as the default path is
 (``oracle.agree``): the same bytes on stdout, or a refusal wherever
-trec_eval refuses. The measures are those the engines compute (the DCG family);
-Spark gets fewer examples, a Spark query costing seconds.
+trec_eval refuses. The measures are those the oracle draws for the default path
+that the engines compute: the official set's families, P, recall, map_cut, success,
+the counts, nDCG with and without a gain table. Spark gets fewer examples, a Spark
+query costing seconds.
 """
 
 from __future__ import annotations
@@ -16,17 +18,32 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
-from oracle import Case, agree, cases, dcglab, trec_eval
+from oracle import MEASURES, Case, agree, cases, dcglab, trec_eval
 
-ENGINE_MEASURES = ["ndcg", "ndcg_cut", "ndcg_cut.1,3,6", "ndcg_cut.2"]
-"""trec_eval measures the engines compute."""
+from dcglab.evaluation.engines import COMPUTED
+from dcglab.evaluation.measure_names import measure_specs
+
+
+def _engines_compute(name: str) -> bool:
+    """Whether the engines compute ``name`` under trec_eval's conventions: its family
+    is theirs, and a gain table gives integer gains (with a fractional one trec_eval
+    orders its ideal by truncated gains, which the engines refuse)."""
+    specs = [m for m in measure_specs([name], runid=True) if m.record.kernel != "tag"]
+    tables = [m.gain for m in specs if isinstance(m.gain, dict)]
+    whole = all(float(v).is_integer() for table in tables for v in table.values())
+    return whole and all(m.family in COMPUTED for m in specs)
+
+
+ENGINE_MEASURES = [m for m in [*MEASURES, "ndcg_cut.2", "map_cut.2,5"] if _engines_compute(m)]
+"""Every measure the oracle draws for the default path that the engines compute
+(they refuse the others, tests/test_parity.py), and more cutoffs."""
 
 # -J applies after -M (trec_eval cuts first); a negative grade is unjudged under -J.
 J_AFTER_M = Case(
     qrels="q 0 j1 1\nq 0 j2 1\nq 0 a -1\n",
     run="q Q0 u 1 5 t\nq Q0 a 2 4 t\nq Q0 j1 3 3 t\nq Q0 j2 4 2 t\n",
     options=("-q", "-J", "-M3"),
-    measures=("ndcg", "ndcg_cut.1,3"),
+    measures=("ndcg", "ndcg_cut.1,3", "map", "bpref", "P.1,2", "num_ret", "Rprec"),
 )
 CLOSE = Case(
     qrels="q1 0 b 2\nq1 0 a 0\n",

@@ -7,8 +7,8 @@ with the default path's: trec_eval's own test files under every option and
 combination (``-c -J -M -l``, ``-J -M``), a file with every reading twist, bad
 ids in DataFrames, negative grades under ``-J``, the float32 option, ``max_docs``
 of every type, the two cases the engines once got wrong (``-J`` applied before
-``-M``; ``-J`` keeping negative grades), a measure an engine does not compute
-(one line naming the engine and the measure), and Spark's JVM kept off stderr.
+``-M``; ``-J`` keeping negative grades), a measure family the engines do not
+compute (one line naming the engine and the measure), and Spark's JVM kept off stderr.
 
 Spark's cases are the few that cover its reader and its SQL dialect: a Spark
 query costs a second, not milliseconds. Without Java they skip, except under
@@ -25,8 +25,10 @@ import pandas as pd
 import pytest
 from oracle import Case, dcglab, trec_eval
 
+from dcglab.evaluation import measure_names
 from dcglab.evaluation.batch import evaluate as batch_evaluate
 from dcglab.evaluation.engines import ENGINES, evaluate
+from dcglab.evaluation.measure_families import FAMILIES, FAMILY, Family
 
 pytest.importorskip("duckdb")
 
@@ -78,6 +80,13 @@ OPTION_SETS = [
     ("-q", "-c", "-J", "-M12"),
 ]
 DCG_MEASURES = ("ndcg", "ndcg_cut.1,3,10")
+EVERY = (
+    *("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"),
+    *("P", "recall.5,10", "ndcg", "ndcg_cut.1,3,10", "map_cut.5,100", "success", "ndcg.1=2,2=5"),
+)
+"""Every trec_eval family the command line shares with trec_eval 10.0 but
+``iprec_at_recall`` (under ``-J`` trec_eval prints -nan for a query left with no
+document, see tests/test_batch_binary.py); ``official`` adds it without ``-J``."""
 
 
 @pytest.mark.parametrize("path", PATHS[:2], indirect=True)
@@ -90,7 +99,7 @@ def test_trec_eval_test_files_under_every_option(path, files, trec_eval_binary):
                 qrels=(files / "qrels.test").read_text(),
                 run=(files / run).read_text(),
                 options=("-c", *options) if run == "results.trunc" else options,
-                measures=DCG_MEASURES,
+                measures=EVERY if "-J" in options else ("official", *EVERY),
             )
             assert_trec_eval(path, case, trec_eval_binary)
 
@@ -226,8 +235,8 @@ def test_max_docs_follows_one_rule(path):
     """Whole numbers of any type are accepted, anything else is the same error (Spark:
     the refusals only, before any query; its values go through DuckDB's check)."""
     qrels, run = frames_with("score", 1.0)
-    for bad in (0, 2.5, True, "3"):
-        with pytest.raises(ValueError, match="max_docs must be an integer >= 1"):
+    for bad in (-1, 2.5, True, "3"):
+        with pytest.raises(ValueError, match="max_docs must be an integer >= 0"):
             evaluate_on(path, qrels, run, ["ndcg_cut.2"], max_docs=bad)
     if path == "spark":
         return
@@ -238,18 +247,24 @@ def test_max_docs_follows_one_rule(path):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_measure_the_engines_lack_is_one_line_naming_engine_and_measure(engine, files):
-    """Refused before any engine starts, so no Spark session is needed here."""
+def test_a_measure_the_engines_lack_is_one_line_naming_engine_and_measure(
+    engine, files, monkeypatch
+):
+    """A family the engines do not compute (here one added to the tables for the
+    test) is refused before any engine starts, so no Spark session is needed here."""
+    fake = Family("fake_measure", "a family only the default path computes")
+    monkeypatch.setitem(FAMILY, "fake_measure", fake)
+    monkeypatch.setattr(measure_names, "FAMILIES", (*FAMILIES, fake))
     case = Case(
         qrels=(files / "qrels.test").read_text(),
         run=(files / "results.trunc").read_text(),
         options=("-c",),
-        measures=("ndcg", "map", "P.5"),
+        measures=("ndcg", "map", "fake_measure", "P.5"),
     )
     ours, _ = run_path(engine, case)
     assert ours.status == 2 and ours.stdout == ""
     (line,) = ours.stderr.splitlines()
-    assert f"engine {engine!r} does not compute map, P.5:" in line
+    assert f"engine {engine!r} does not compute fake_measure: only the default path" in line
 
 
 def test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr(files, spark, trec_eval_binary):

@@ -1,9 +1,9 @@
 """The printable book (scripts/print_book.py, ``make pdf``; ``make test`` prints it).
 
-The PDF is read back with pypdf: it must hold every page of the table of
-contents (by its title), every figure caption of the site, every explorer as a
-captioned figure, and the bibliography; and the layout it was printed from must
-cut no text off (``dcglab.layout.json``, written by the printer).
+Printing writes nothing into ``_build/html``. The PDF is read back with pypdf: it must
+hold every page of the table of contents (by its title), every figure caption of the
+site, every explorer as a captioned figure, and the bibliography; and the layout it
+was printed from must cut no text off (``dcglab.layout.json``, written by the printer).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import unicodedata
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,15 @@ def test_the_bibliography_is_in_it(pdf_text):
 def test_no_text_is_cut_off(pdf_text):
     cut = json.loads(PDF.with_suffix(".layout.json").read_text())
     assert cut == [], f"{len(cut)} elements overflow the paper width, e.g. {cut[:3]}"
+
+
+def test_printing_writes_nothing_into_the_site(tmp_path):
+    """The combined document is served from memory beside the site (print_book.serve):
+    a folder served that way gains no file, and the built site holds no print page."""
+    (tmp_path / "index.html").write_text("<p>site</p>")
+    with print_book.serve(tmp_path, {print_book.PRINT_PAGE: b"<p>printed</p>"}) as base:
+        printed = urllib.request.urlopen(base + print_book.PRINT_PAGE).read()
+        site = urllib.request.urlopen(base + "index.html").read()
+    assert printed == b"<p>printed</p>" and site == b"<p>site</p>"
+    assert [p.name for p in tmp_path.iterdir()] == ["index.html"]
+    assert not (SITE / print_book.PRINT_PAGE).exists()

@@ -1,19 +1,35 @@
 """dcglab: the one package behind every number in the DCG/nDCG book.
 
-Formulas live in one place each: gains in :mod:`dcglab.gains`, discounts in
-:mod:`dcglab.discounts`, the ideal ranking in :mod:`dcglab.ideal`, and CG, DCG,
-IDCG and nDCG in :mod:`dcglab.measures`. Many queries at once, from TREC files
-or DataFrames: :func:`evaluate` (:mod:`dcglab.batch`) and the trec_eval-compatible
-command line (:mod:`dcglab.batch.cli`). The book's own code (the article's figures,
+Formulas live in one place each: gains in :mod:`dcglab.formulas.gains`, discounts in
+:mod:`dcglab.formulas.discounts`, the ideal ranking in :mod:`dcglab.formulas.ideal`, and CG, DCG,
+IDCG and nDCG in :mod:`dcglab.formulas.measures`. Many queries at once, from TREC files
+or DataFrames: :func:`evaluate` (:mod:`dcglab.evaluation.batch`) and the trec_eval-compatible
+command line (:mod:`dcglab.cli.evaluate`). The book's own code (the article's figures,
 plots, explorers) lives in :mod:`dcglab.book`, which this package never imports.
 """
 
 from typing import TYPE_CHECKING
 
-from .discounts import Discount, geometric_discount, jk_discount, log_discount, reciprocal_discount
-from .gains import exponential_gain, gain_values, linear_gain, mapped_gain
-from .ideal import ideal_order
-from .measures import cg, curves, dcg, dcg_curve, idcg, mean_ndcg, ndcg, ndcg_curve, rank_table
+from dcglab.formulas.discounts import (
+    Discount,
+    geometric_discount,
+    jk_discount,
+    log_discount,
+    reciprocal_discount,
+)
+from dcglab.formulas.gains import exponential_gain, gain_values, linear_gain, mapped_gain
+from dcglab.formulas.ideal import ideal_order
+from dcglab.formulas.measures import (
+    cg,
+    curves,
+    dcg,
+    dcg_curve,
+    idcg,
+    mean_ndcg,
+    ndcg,
+    ndcg_curve,
+    rank_table,
+)
 
 __all__ = [
     "compare",
@@ -42,20 +58,20 @@ __all__ = [
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .batch import evaluate
-    from .comparison import compare
+    from dcglab.evaluation.batch import evaluate
+    from dcglab.statistics.comparison import compare
 
 
 def __getattr__(name: str) -> object:
     """:func:`evaluate` and :func:`compare` are imported on first use: they need
     polars, whose allocator the command line configures before polars is imported
-    (:mod:`dcglab.process`)."""
+    (:mod:`dcglab.cli.process`)."""
     if name == "evaluate":
-        from .batch import evaluate
+        from dcglab.evaluation.batch import evaluate
 
         return evaluate
     if name == "compare":
-        from .comparison import compare
+        from dcglab.statistics.comparison import compare
 
         return compare
     raise AttributeError(f"module 'dcglab' has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """``python -m dcglab``: the same entry as the ``dcglab`` console script,
-:func:`dcglab.batch.cli.entry` (which sets the process up, :mod:`dcglab.process`)."""
+:func:`dcglab.cli.entry` (which sets the process up, :mod:`dcglab.cli.process`)."""
 
-from .batch.cli import entry
+from dcglab.cli import entry
 
 entry()

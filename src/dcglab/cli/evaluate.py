@@ -13,21 +13,21 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
-from typing import TypeVar
 
-from .. import __version__, process
-from ..measure_families import FAMILIES
-from ..measure_names import measure_specs
-from ..options import OPTIONS, Conventions, OptionError
-from ..presets import TREC_EVAL, option_spelling
-from .output import render
+from dcglab import __version__
+from dcglab.cli.common import HelpFormatter, OneLineParser
+from dcglab.evaluation.batch.output import render
+from dcglab.evaluation.engines.measures import COMPUTED
+from dcglab.evaluation.measure_families import FAMILIES
+from dcglab.evaluation.measure_names import measure_specs, trec_choice
+from dcglab.evaluation.options import OPTIONS, Conventions, OptionError
+from dcglab.evaluation.presets import IR_MEASURES, TREC_EVAL, option_spelling
 
-T = TypeVar("T")
 NUM_REL_C = "NumRel(rel=1)"  # what trec_eval -c sums for the summary num_rel
 
-__all__ = ["build_parser", "entry", "main", "render"]
+__all__ = ["build_parser", "main", "render"]
 
 CONVENTIONS = """\
 conventions (default first; the library that uses each):
@@ -64,11 +64,20 @@ measures (default: official, trec_eval's default set, printed as trec_eval does)
   trec_eval's names, output under trec_eval's names and in its order:
     official = runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref
       recip_rank iprec_at_recall P
-    map_cut.K, success.K, recall.K, P.K (K may be a list: P.5,10),
-    iprec_at_recall.X (X a list of recall points), ndcg, ndcg_cut.K,
-    ndcg.G=V[,G=V...] (a gain table for that measure), dcg, dcg_cut.K;
-    without .K the cutoffs are trec_eval's (5,10,...,1000; success: 1,5,10);
-    23.4 counts as 23 and a cutoff given twice is refused, as in trec_eval
+    all_trec = official and every other measure of trec_eval 10.0's all_trec;
+    set = runid num_q num_ret num_rel num_rel_ret utility set_P set_recall
+      set_relative_P set_map set_F
+    map_cut.K, success.K, recall.K, P.K, relative_P.K, unj.K (K may be a
+    list: P.5,10), iprec_at_recall.X, Rprec_mult.X (lists of recall points,
+    multiples of R), ndcg, ndcg_cut.K, ndcg.G=V[,G=V...] (a gain table for
+    that measure; also G, ndcg_rel, Rndcg, rbp), rbp.p=0.8, rbp_resid.p=0.8,
+    infAP, gm_bpref, binG, set_P, set_recall, set_relative_P, set_map,
+    set_F.B, utility.W1,W2,W3,W4, 11pt_avg.X,..., num_nonrel_judged_ret,
+    relstring.N (-q only), dcg, dcg_cut.K;
+    without .K the cutoffs are trec_eval's (5,10,...,1000; success: 1,5,10;
+    unj: 5,10,20); 23.4 counts as 23 and a cutoff given twice is refused, as
+    in trec_eval; of several lists for one measure the first counts (-m P.5
+    -m P.10 is P.5), as in trec_eval
   ir_measures' names, output under the name as written:
     nDCG@10, nDCG(dcg='exp-log2')@10, nDCG(gains={0:0,1:1,2:3})@10, P@10,
     P(rel=2)@10, R@1000, AP, AP@100, RR, RR@10 (MRR@10), Rprec, Bpref,
@@ -80,13 +89,38 @@ measures (default: official, trec_eval's default set, printed as trec_eval does)
   unjudged ones among them (as trec_eval: -J -M 10 evaluates the judged part
   of the top 10, not the top 10 judged documents)
 
+--corrected: trec_eval's own numbers are printed by default, also where its
+  code gives a number a careful reader would call wrong; --corrected prints
+  the corrected ones instead, which differ only here:
+  - ndcg.G=V,... (and G, ndcg_rel, Rndcg with a gain table): trec_eval sorts
+    the ideal's gains comparing (int)(g1 - g2), so gains less than 1 apart
+    tie and keep the table's order (ndcg.1=0.5 on binary qrels gives 0);
+    corrected: the ideal is sorted by exact gain
+  - iprec_at_recall and 11pt_avg of a query left with no document (-J, -M 0)
+    divide 0 by 0 and print -nan (and so does the mean); corrected: 0
+  - several parameter lists for one measure: trec_eval uses the first (-m
+    P.5 -m P.10 prints P_5; -m ndcg -m ndcg.1=2 prints ndcg_1=2 only);
+    corrected: cutoff lists are merged and each gain table is its own measure
+
+--ir-measures: the measures named in ir_measures' syntax give ir_measures
+  0.4's numbers (scores compared as float32, as pytrec_eval does); without it
+  they give trec_eval 10.0's. They differ for:
+  - Judged@k: every qrels entry is judged, a negative grade too (trec_eval:
+    a negative grade is in the pool but unjudged); tied scores by docno
+    ascending
+  - IPrec@x: the rank of x*R found is (long)(x*R + 0.9), as trec_eval 9
+    (trec_eval 10 rounds: lround(x*R))
+  - RR@k: tied scores ordered by docno ascending (ir_measures' msmarco
+    provider; trec_eval: descending); RR without a cutoff is unchanged
+
 differences from trec_eval 10.0:
-  - trec_eval's sets all_trec, set, prefs and qrels_jg are refused (dcglab
-    does not compute all their measures); a parameter given to a measure
-    without parameters (map.5) is refused (trec_eval ignores it); two cutoff
-    lists for one measure are merged (-m P.5 -m P.10; trec_eval keeps P.5)
-  - iprec_at_recall of a query left with no document (-J, or -c -J for a
-    query missing from the run) is 0; trec_eval prints -nan
+  - trec_eval's sets prefs, all_prefs and qrels_jg are refused (dcglab does
+    not compute their measures); a parameter given to a measure without
+    parameters (map.5) is refused (trec_eval ignores it)
+  - rbp rescales each query's gains to [0, 1] by their minimum and maximum
+    when they leave it; trec_eval reads that minimum and maximum
+    uninitialised (m_rbp.c), so its rbp with grades above 1 can change with
+    the other measures asked for (-m ndcg -m rbp)
   - -l takes an integer >= 0 (trec_eval reads 1.5 as 1 and lets a negative
     level count unjudged documents as relevant)
   - a query whose judgments are all negative is evaluated as one without
@@ -97,17 +131,22 @@ differences from trec_eval 10.0:
   - gain tables may not give negative gains (trec_eval allows them)
   - the ideal of ndcg.G=V,... is sorted by exact gain; trec_eval truncates
     fractional gain differences when sorting (e.g. gains 1=3.2,2=3.5,3=3.4)
-  - ids must be UTF-8
+  - ids must be UTF-8; a UTF-8 byte-order mark at the start of a file is
+    skipped (trec_eval keeps it as part of the first line's qid)
   - --gain, --discount, --ideal, --ties, --zero-idcg, --negative-grades,
-    --fractional-grades, --score-precision and --format are ours
+    --fractional-grades, --score-precision, --ignore-missing and --format
+    are ours
 
 examples:
   dcglab qrels.txt run.txt                     trec_eval's default output
   dcglab qrels.txt run.txt -q -m ndcg_cut.10   nDCG@10 per query and mean
   dcglab qrels.txt run.txt -m nDCG@10 -m RR@10 -m "P(rel=2)@10" -m Judged@10
   zcat run.gz | dcglab qrels.txt - -m map      a run from standard input
-  dcglab qrels.txt <(zcat run.gz) -m map       a pipe (.gz, .bz2, .xz are read too)
+  dcglab qrels.txt <(zcat run.gz) -m map       a pipe (.gz, .bz2, .xz are read too,
+                                               as files, pipes or standard input)
   dcglab qrels.txt run.txt -q --format csv > per_query.csv
+  dcglab compare qrels.txt bm25.run rm3.run -m ndcg_cut.10 --format latex
+                                               compare runs (dcglab compare --help)
 """
 
 
@@ -119,49 +158,13 @@ FORMAT_HELP = (
 )
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line on stderr, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"dcglab: error: {message}\n")
-
-
-def argument_type(
-    convert: Callable[[str], T], valid: Callable[[T], bool], expected: str, invalid: str
-) -> Callable[[str], T]:
-    """An argparse ``type``: ``convert`` the text, then require ``valid``; each failure
-    is one line naming what was expected (``expected``, or ``invalid`` when it converts)."""
-
-    def parse(text: str) -> T:
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
-        if not valid(value):
-            raise argparse.ArgumentTypeError(f"expected {invalid}, got {text!r}")
-        return value
-
-    return parse
-
-
-positive_int = argument_type(int, lambda v: v >= 1, "an integer >= 1", "an integer >= 1")
-
-
-class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """The epilog as written, and each option's default beside it (flags and options
-    without a default value say what their absence means in their own help)."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        if action.default in (None, False):
-            return action.help or ""
-        return super()._get_help_string(action) or ""
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
-        prog="python -m dcglab",
+        prog="dcglab",
         description="nDCG and trec_eval's binary measures of a TREC run against TREC qrels, "
-        "in trec_eval's output format.",
+        "in trec_eval's output format.\n\nTo compare runs (means, paired differences, "
+        "significance tests, tables for a paper):\n  dcglab compare QRELS RUN1 RUN2 ... "
+        "(see dcglab compare --help)",
         epilog=CONVENTIONS,
         formatter_class=HelpFormatter,
     )
@@ -195,10 +198,17 @@ def build_parser() -> argparse.ArgumentParser:
         "float32 (reproduces trec_eval 9.x, pytrec_eval and ir_measures)",
     )
     p.add_argument("-q", action="store_true", help="also print each query's values (trec_eval -q)")
-    p.add_argument(
+    absent = p.add_mutually_exclusive_group()  # qrels queries absent from the run
+    absent.add_argument(
         "-c",
         action="store_true",
         help="score qrels queries absent from the run as 0 and average over them (trec_eval -c)",
+    )
+    absent.add_argument(
+        "--ignore-missing",
+        action="store_true",
+        help="leave qrels queries absent from the run out, as trec_eval 9.x and pytrec_eval "
+        "do (without it or -c, such a query is an error, as in trec_eval 10.0)",
     )
     p.add_argument(
         "-n", "--nosummary", action="store_true", help="print no summary (all) lines (trec_eval -n)"
@@ -224,18 +234,38 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="drop unjudged documents before ranking: the condensed list (trec_eval -J)",
     )
+    p.add_argument(
+        "--corrected",
+        action="store_true",
+        help="print corrected values where trec_eval 10.0's own code gives a number a careful "
+        "reader would call wrong (default: trec_eval's numbers); see below",
+    )
+    p.add_argument(
+        "--ir-measures",
+        action="store_true",
+        help="measures named in ir_measures' syntax (RR@10, Judged@10, IPrec@0.1...) give "
+        "ir_measures 0.4's numbers; implies --score-precision float32; see below",
+    )
     p.add_argument("--format", default="trec", choices=FORMATS, help=FORMAT_HELP)
     p.add_argument("--engine", default="python", choices=["python", "duckdb", "spark"], help=(
-        "where to compute: this process (default, fastest), DuckDB, or Spark (the active "
-        "session or local[*]; needs Java); the engines compute "
-        + ", ".join(f.name for f in FAMILIES if "duckdb" in f.paths and "spark" in f.paths)
+        "where to compute: this process (default, fastest), DuckDB, or Spark (--spark-master, "
+        "else the active session or local[*]; needs Java); the engines compute every "
+        "measure but " + ", ".join(f.name for f in FAMILIES if f.name not in COMPUTED
+                                   and f.kernel != "tag")
     ))  # fmt: skip
+    p.add_argument(
+        "--spark-master",
+        metavar="URL",
+        default=None,
+        help="with --engine spark: the cluster to run on, e.g. spark://host:7077 "
+        "(default: the environment variable DCGLAB_SPARK_MASTER, else local)",
+    )
     return p
 
 
 def option(p: argparse.ArgumentParser, name: str, *more: str, **kwargs: str) -> None:
-    """Add the option ``name`` of :data:`dcglab.options.OPTIONS` under its flag (and
-    ``more`` spellings), with trec_eval's default (:data:`dcglab.presets.TREC_EVAL`);
+    """Add the option ``name`` of :data:`dcglab.evaluation.options.OPTIONS` under its flag (and
+    ``more`` spellings), with trec_eval's default (:data:`dcglab.evaluation.presets.TREC_EVAL`);
     its value is checked when :func:`conventions` builds the conventions."""
     o = OPTIONS[name]
     default = TREC_EVAL.get(name, o.default)
@@ -246,47 +276,28 @@ def option(p: argparse.ArgumentParser, name: str, *more: str, **kwargs: str) -> 
 
 def conventions(args: argparse.Namespace) -> Conventions:
     """The conventions of the parsed arguments: each option's text read by its
-    ``from_text`` and checked by :data:`dcglab.options.OPTIONS`; ``-c`` is
+    ``from_text`` and checked by :data:`dcglab.evaluation.options.OPTIONS`; ``-c`` is
     ``missing="zero"``, ``-J`` is ``judged_only``."""
-    given: dict[str, object] = {"judged_only": args.Judged_docs_only}
-    given["missing"] = "zero" if args.c else TREC_EVAL["missing"]
+    given: dict[str, object] = {
+        "judged_only": args.Judged_docs_only,
+        "corrected": args.corrected,
+        "ir_measures": args.ir_measures,
+    }
+    given["missing"] = (
+        "zero" if args.c else "ignore" if args.ignore_missing else TREC_EVAL["missing"]
+    )
     for name, o in OPTIONS.items():
         if o.flag is not None:
             value = getattr(args, name)
             given[name] = o.from_text(value) if isinstance(value, str) else value
+    if args.ir_measures:
+        given["score_precision"] = IR_MEASURES["score_precision"]
     return Conventions(**given)
 
 
-def entry() -> None:
-    """The program, as both entry points run it: :func:`main`, then an immediate exit.
-
-    The interpreter's own shutdown (finalising modules and the evaluator's
-    hundreds of megabytes of arrays) takes about a sixth of a second on a large
-    run and changes nothing the user sees, so once the output is flushed the
-    process ends at once (``os._exit``). With Spark loaded, the normal exit runs
-    instead, so that pyspark's exit handler stops its Java process.
-    """
-    code = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:  # the reader left (``dcglab ... | head``): nothing to flush to
-        code = code or 1
-    if "pyspark" in sys.modules:
-        sys.exit(code)
-    os._exit(code)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line on ``argv``; without it, as the program: both entry points
-    call ``main()``, which sets the process up (:func:`dcglab.process.setup`) first."""
-    if argv is None:
-        process.setup()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["compare"]:  # dcglab compare QRELS RUN1 RUN2 ...: see dcglab.compare_cli
-        from ..compare_cli import main as compare_main
-
-        return compare_main(argv[1:])
+def main(argv: Sequence[str]) -> int:
+    """Evaluate as ``dcglab ARGV`` does: print the result, or one error line; the exit status."""
+    argv = list(argv)
     args = build_parser().parse_args(argv)
     try:
         c = conventions(args)
@@ -294,13 +305,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dcglab: error: {exc.spelled(OPTIONS[exc.name].flag or exc.name)}", file=sys.stderr)
         return 2
     try:
-        from .inputs import buffered, run_tag
-        from .scoring import evaluate  # here: polars must load after process.setup()
+        from dcglab.evaluation.batch.inputs import buffered, run_tag
+        from dcglab.evaluation.batch.scoring import (
+            evaluate,  # here: polars must load after process.setup()
+        )
 
         names = args.measure or ["official"]
+        names = names if args.corrected else trec_choice(names)
         specs = measure_specs(names, runid=True)
         bar = progress(args.qrels, args.run)
-        qrels, run = buffered(args.qrels), buffered(args.run)
+        qrels, run = buffered(args.qrels, "qrels"), buffered(args.run, "run")
         wants_runid = not args.nosummary and any(m.record.kernel == "tag" for m in specs)
         runid = run_tag(run) if wants_runid else None
         quirk = args.c and c.relevance_level != 1 and any(m.name == "num_rel" for m in specs)
@@ -308,9 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden = [NUM_REL_C] * quirk + ["NumQ"] * all(m.record.kernel == "tag" for m in specs)
         compute = evaluate
         if args.engine != "python":
-            from ..engines import evaluate_files
+            from dcglab.evaluation.engines import evaluate_files
 
-            compute = partial(evaluate_files, engine=args.engine)
+            compute = partial(evaluate_files, engine=args.engine, spark_master=args.spark_master)
         result = compute(qrels, run, [*names, *hidden], conventions=c)
         bar.update()
         extra = {name: result.values[name] for name in hidden}

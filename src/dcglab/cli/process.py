@@ -1,7 +1,7 @@
 """Process set-up for the command line: allocator settings made before polars loads.
 
 Both entry points, the ``dcglab`` console script and ``python -m dcglab``, call
-:func:`dcglab.batch.cli.main` without arguments, which calls :func:`setup` first; a
+:func:`dcglab.cli.evaluate.main` without arguments, which calls :func:`setup` first; a
 library user's process (or a test calling ``main([...])``) is left alone.
 """
 
@@ -55,7 +55,7 @@ def setup() -> None:
 
     Only the command line calls this: a library does not change its host's
     allocator. It must run before polars is imported, which is why
-    :mod:`dcglab.batch.cli` imports the evaluator lazily.
+    :mod:`dcglab.cli.evaluate` imports the evaluator lazily.
     """
     keep_freed_memory()
     return_polars_memory()

@@ -10,7 +10,7 @@ that pool (:func:`pool`), keep only the judgments of pooled documents
 (:func:`judge`), build the pools of leave-one-out experiments
 (:func:`leave_one_out`) and compare two system rankings with Kendall's
 :math:`\tau` (:func:`kendall_tau`). :func:`run_frame` and :func:`qrels_frame`
-turn rankings and judgments into the DataFrames :func:`dcglab.batch.evaluate`
+turn rankings and judgments into the DataFrames :func:`dcglab.evaluation.batch.evaluate`
 reads, which computes the measures; :func:`mean_scores` scores many runs on
 one set of judgments.
 
@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .batch import evaluate
-from .batch.reader import Source
+from dcglab.evaluation.batch import evaluate
+from dcglab.evaluation.batch.reader import Source
 
 Ranking = Mapping[Hashable, Sequence[Hashable]]
 """One run: query -> documents, best first."""
@@ -257,9 +257,9 @@ def mean_scores(
     runs : mapping
         Run name -> run file or DataFrame (for example :func:`run_frame`).
     measures : sequence of str
-        Measure names of :func:`dcglab.batch.evaluate`.
+        Measure names of :func:`dcglab.evaluation.batch.evaluate`.
     **options
-        Conventions passed on to :func:`dcglab.batch.evaluate` (``zero_idcg``,
+        Conventions passed on to :func:`dcglab.evaluation.batch.evaluate` (``zero_idcg``,
         ``judged_only``, ...).
 
     Returns

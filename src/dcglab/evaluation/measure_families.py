@@ -2,9 +2,10 @@
 
 Every fact about a family lives in its :class:`Family` record: the parameters
 its name takes and their defaults, its output names, its place in the output
-order, whether it is printed per query, whether it is a count, its help line
-and which evaluation paths compute it. :mod:`dcglab.measure_names` parses names
-into :class:`dcglab.measure_names.Measure` s that point to these records, and the
+order, whether it is printed per query, whether it is a count and its help line
+(which families the SQL engines compute: :data:`dcglab.evaluation.engines.measures.COMPUTED`).
+:mod:`dcglab.evaluation.measure_names` parses names
+into :class:`dcglab.evaluation.measure_names.Measure` s that point to these records, and the
 evaluator, the engines and the output ask the record.
 """
 
@@ -14,13 +15,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "ALL_TREC",
     "DEFAULT_CUTS",
     "DEFAULT_IPREC",
     "DEFAULT_SUCCESS",
     "FAMILIES",
     "FAMILY",
     "OFFICIAL",
-    "PATHS",
+    "SET",
+    "SETS",
     "SUMMARY_ONLY",
     "Family",
 ]
@@ -28,11 +31,11 @@ __all__ = [
 DEFAULT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs
 DEFAULT_SUCCESS = (1, 5, 10)
 DEFAULT_IPREC = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-PATHS = ("default", "duckdb", "spark")
-"""The evaluation paths: the in-process evaluator and the SQL engines."""
+DEFAULT_RPREC_MULT = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+DEFAULT_UNJ = (5, 10, 20)
 
-Params = Literal["none", "cutoffs", "points", "gains"]
-Aggregate = Literal["mean", "sum", "queries", "geometric", "tag"]
+Params = Literal["none", "cutoffs", "points", "gains", "values"]
+Aggregate = Literal["mean", "sum", "queries", "geometric", "tag", "text"]
 
 
 @dataclass(frozen=True)
@@ -47,8 +50,8 @@ class Family:
     ``"sum"`` (a count, printed as an integer), ``"queries"`` (the number of
     queries, a count), ``"geometric"`` (``gm_map``) or ``"tag"`` (``runid``, a
     line, not a value). ``kernel`` names what computes it per query
-    (:mod:`dcglab.batch.binary` or the DCG curves of :mod:`dcglab.batch`); ``paths``
-    the evaluation paths that compute it (:data:`PATHS`); ``trec`` whether
+    (:mod:`dcglab.evaluation.batch.binary` or the DCG curves of :mod:`dcglab.evaluation.batch`);
+    ``trec`` whether
     trec_eval's syntax names it (else only ir_measures' does); ``official``
     whether trec_eval's ``official`` set holds it; ``normalised`` whether a DCG
     measure is divided by its ideal (nDCG). Its place in the output order
@@ -60,8 +63,7 @@ class Family:
     params: Params = "none"
     defaults: tuple[float, ...] = ()
     aggregate: Aggregate = "mean"
-    kernel: Literal["binary", "dcg", "tag"] = "binary"
-    paths: tuple[str, ...] = ("default",)
+    kernel: Literal["binary", "dcg", "tag", "trec"] = "binary"
     summary_only: bool = False
     trec: bool = True
     official: bool = False
@@ -84,7 +86,7 @@ class Family:
         if param is None:
             return self.name
         if self.params == "points":
-            return f"{self.name}_{float(param):3.2f}"
+            return f"{self.name}_{float(param):3.2f}"  # C's %3.2f
         return f"{self.name}_{param}"
 
 
@@ -125,33 +127,79 @@ FAMILIES: tuple[Family, ...] = (
         official=True,
     ),
     Family("P", "precision at cutoffs", "cutoffs", DEFAULT_CUTS, official=True),
+    Family(
+        "relstring",
+        "the grades of the top N documents as text (per query only)",
+        "values",
+        (10,),
+        aggregate="text",
+        kernel="trec",
+    ),
     Family("recall", "recall at cutoffs", "cutoffs", DEFAULT_CUTS),
-    Family("dcg", "discounted cumulative gain", "gains", kernel="dcg", paths=PATHS),
+    Family("infAP", "inferred AP, for sampled judgments", kernel="trec"),
+    Family("gm_bpref", "bpref, geometric mean", aggregate="geometric", summary_only=True),
+    Family(
+        "Rprec_mult", "precision at multiples of R", "points", DEFAULT_RPREC_MULT, kernel="trec"
+    ),
+    Family(
+        "utility", "set utility w1*a+w2*b+w3*c+w4*d", "values", (1.0, -1.0, 0.0, 0.0), kernel="trec"
+    ),
+    Family(
+        "11pt_avg",
+        "interpolated precision averaged over recall points",
+        "values",
+        DEFAULT_IPREC,
+        kernel="trec",
+    ),
+    Family("binG", "binary G", kernel="trec"),
+    Family("G", "normalised gain G", "gains", kernel="trec"),
+    Family("dcg", "discounted cumulative gain", "gains", kernel="dcg"),
     Family(
         "ndcg",
         "normalised DCG, ideal never cut",
         "gains",
         kernel="dcg",
-        paths=PATHS,
         normalised=True,
     ),
+    Family("ndcg_rel", "nDCG averaged over the relevant documents", "gains", kernel="trec"),
+    Family("Rndcg", "nDCG averaged at the R levels", "gains", kernel="trec"),
     Family(
         "ndcg_cut",
         "normalised DCG at cutoffs",
         "cutoffs",
         DEFAULT_CUTS,
         kernel="dcg",
-        paths=PATHS,
         normalised=True,
     ),
     Family("map_cut", "average precision at cutoffs", "cutoffs", DEFAULT_CUTS),
+    Family(
+        "relative_P",
+        "precision at cutoffs over the best possible",
+        "cutoffs",
+        DEFAULT_CUTS,
+        kernel="trec",
+    ),
     Family(
         "success",
         "whether a relevant document is in the top K (1 or 0)",
         "cutoffs",
         DEFAULT_SUCCESS,
     ),
-    Family("dcg_cut", "DCG at cutoffs", "cutoffs", DEFAULT_CUTS, kernel="dcg", paths=PATHS),
+    Family("set_P", "precision of the retrieved set", kernel="trec"),
+    Family("set_relative_P", "set precision over the best possible", kernel="trec"),
+    Family("set_recall", "recall of the retrieved set", kernel="trec"),
+    Family("set_map", "unranked AP of the retrieved set", kernel="trec"),
+    Family("set_F", "F measure of the retrieved set (beta)", "values", (1.0,), kernel="trec"),
+    Family(
+        "num_nonrel_judged_ret",
+        "number of judged non-relevant documents retrieved",
+        aggregate="sum",
+        kernel="trec",
+    ),
+    Family("rbp", "rank-biased precision (p=0.9)", "gains", kernel="trec"),
+    Family("rbp_resid", "RBP's residual from unjudged documents (p=0.9)", "gains", kernel="trec"),
+    Family("unj", "share of unjudged documents at cutoffs", "cutoffs", DEFAULT_UNJ, kernel="trec"),
+    Family("dcg_cut", "DCG at cutoffs", "cutoffs", DEFAULT_CUTS, kernel="dcg"),
     Family("Judged", "share of judged documents in the top K", "cutoffs", trec=False),
 )
 """Every measure family, in the output order: trec_eval's measure table
@@ -161,5 +209,19 @@ FAMILY = {f.name: f for f in FAMILIES}
 """The records by family name."""
 OFFICIAL = tuple(f.name for f in FAMILIES if f.official)
 """trec_eval's ``official`` set (``measures.c``), printed when no measure is named."""
+ALL_TREC = (
+    *OFFICIAL, "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref",
+    "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut",
+    "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P",
+    "set_map", "set_F", "num_nonrel_judged_ret",
+)  # fmt: skip
+"""trec_eval's ``all_trec`` set (``trec_names`` in ``measures.c``)."""
+SET = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+    "set_relative_P", "set_map", "set_F",
+)  # fmt: skip
+"""trec_eval's ``set`` set (``set_names`` in ``measures.c``)."""
+SETS = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET}
+"""trec_eval's named sets of measures that dcglab computes."""
 SUMMARY_ONLY = tuple(f.name for f in FAMILIES if f.summary_only)
 """Measures trec_eval prints in the summary only, never per query (``-q``)."""

@@ -18,7 +18,7 @@ ir_measures' syntax: ``NAME(param=value,...)@CUTOFF`` with ``nDCG``, ``P``, ``R`
 name, spelled as given: ``per_query["nDCG@10"]``.
 
 Each :class:`Measure` points to its family's record
-(:data:`dcglab.measure_families.FAMILIES`), which says how it is named, ordered,
+(:data:`dcglab.evaluation.measure_families.FAMILIES`), which says how it is named, ordered,
 summarised and printed, and which paths compute it.
 """
 
@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .measure_families import DEFAULT_IPREC, FAMILIES, FAMILY, OFFICIAL, Family
+from dcglab.evaluation.measure_families import FAMILIES, FAMILY, OFFICIAL, SETS, Family
 
 __all__ = [
     "OFFICIAL",
@@ -39,12 +39,12 @@ __all__ = [
     "Measure",
     "measure_specs",
     "parse_measures",
+    "is_ir_name",
+    "trec_choice",
     "trec_order",
 ]
 
-SETS = {
-    "all_trec": "relstring, infAP, utility, Rndcg and others",
-    "set": "utility and the set_ measures",
+REFUSED_SETS = {
     "all_prefs": "the preference measures",
     "prefs": "the preference measures",
     "qrels_jg": "the judgment-group measures",
@@ -80,7 +80,9 @@ class Measure(NamedTuple):
     ``family`` what it computes; ``k`` its cutoff (``None``: the whole ranking);
     ``gain`` its own gain (trec_eval's ``ndcg.G=V,...``, ir_measures'
     ``dcg='exp-log2'``), if any; ``rel`` its own relevance level (ir_measures'
-    ``rel=2``), if any; ``param`` the recall point of ``iprec_at_recall``.
+    ``rel=2``), if any; ``param`` the recall point of ``iprec_at_recall``, the
+    multiple of ``Rprec_mult`` or the persistence ``p`` of ``rbp``; ``args`` the
+    numbers a ``"values"`` family takes (``utility.1,-1,0,0``), if given.
     """
 
     name: str
@@ -89,6 +91,7 @@ class Measure(NamedTuple):
     gain: GainTable | None = None
     rel: float | None = None
     param: float | None = None
+    args: tuple[float, ...] | None = None
 
     @property
     def record(self) -> Family:
@@ -129,14 +132,20 @@ def _cutoffs(text: str | None, name: str, default: Sequence[int]) -> list[int]:
     return sorted(out)
 
 
-def _points(text: str | None, name: str) -> list[float]:
-    """``iprec_at_recall``'s recall points (``.10,.5`` or ``0.1,0.5``), sorted."""
-    if text is None:
-        return list(DEFAULT_IPREC)
+def _numbers(text: str, name: str) -> list[float]:
+    """A comma list of numbers, or an error naming the measure."""
     try:
-        out = [float(x) for x in text.split(",")]
+        return [float(x) for x in text.split(",")]
     except ValueError:
-        raise _fail(name, f"recall points must be numbers, got {text!r}") from None
+        raise _fail(name, f"parameters must be numbers, got {text!r}") from None
+
+
+def _points(text: str | None, name: str, default: Sequence[float]) -> list[float]:
+    """Recall points (``iprec_at_recall.0.1,0.5``) or multiples of R
+    (``Rprec_mult.0.2,1``), sorted."""
+    if text is None:
+        return list(default)
+    out = _numbers(text, name)
     if any(not np.isfinite(x) or x < 0 for x in out):
         raise _fail(name, f"recall points must be finite and >= 0, got {text!r}")
     if len(set(out)) < len(out):
@@ -164,6 +173,38 @@ def _gain_table(text: str, name: str) -> dict[float, float]:
 
 LISTS = tuple(f.name for f in FAMILIES if f.trec and f.params in ("cutoffs", "points"))
 """The families named with a list of cutoffs or recall points (``P.5,10``)."""
+TAKES = tuple(f.name for f in FAMILIES if f.trec and f.params != "none")
+"""The trec_eval families that take parameters."""
+
+
+def _values(f: Family, params: str | None, name: str) -> Measure:
+    """A ``"values"`` family's measure: ``utility.1,-1,0,0`` (output ``utility_1,-1,0,0``)."""
+    if params is None:
+        return Measure(f.name, f.name, None)
+    args = _numbers(params, name)
+    if f.name == "utility" and len(args) != 4:
+        raise _fail(name, "utility takes 4 weights (trec_eval cannot evaluate other counts)")
+    if not all(np.isfinite(args)):
+        raise _fail(name, f"parameters must be finite, got {params!r}")
+    return Measure(f.output_name(params), f.name, None, args=tuple(args))
+
+
+def _pairs(f: Family, params: str, name: str) -> Measure:
+    """A gain table ``G=V,...``; ``rbp`` and ``rbp_resid`` also take ``p=P``."""
+    items = params.split(",")
+    p = [i for i in items if i.partition("=")[0] == "p"]
+    if p and f.name not in ("rbp", "rbp_resid"):
+        raise _fail(name, f"{f.name} takes a gain table GRADE=GAIN,..., not p=")
+    persistence = None
+    if p:
+        persistence = _numbers(p[-1].partition("=")[2], name)[0]
+        if not 0 < persistence < 1:
+            raise _fail(name, f"p must be between 0 and 1, got {p[-1]!r}")
+    rest = ",".join(i for i in items if i not in p)
+    if rest and f.name == "rbp_resid":
+        raise _fail(name, "rbp_resid takes p= only")
+    table = _gain_table(rest, name) if rest else None
+    return Measure(f.output_name(params), f.name, None, table, param=persistence)
 
 
 def _split(name: str) -> tuple[str, str | None]:
@@ -186,7 +227,9 @@ def _trec(name: str) -> list[Measure] | None:
     if f is None or not f.trec:
         return None
     if f.params == "gains" and params is not None and "=" in params:
-        return [Measure(f.output_name(params), family, None, _gain_table(params, name))]
+        return [_pairs(f, params, name)]
+    if f.params == "values":
+        return [_values(f, params, name)]
     if f.params in ("none", "gains"):
         if params is not None:
             raise _fail(name, f"{family} takes no parameter")
@@ -194,7 +237,7 @@ def _trec(name: str) -> list[Measure] | None:
     if f.params == "cutoffs":
         cuts = _cutoffs(params, name, f.defaults)
         return [Measure(f.output_name(k), family, k) for k in cuts]
-    points = _points(params, name)
+    points = _points(params, name, f.defaults)
     return [Measure(f.output_name(x), family, None, param=x) for x in points]
 
 
@@ -217,7 +260,7 @@ def _ir_cutoff(text: object, family: str, name: str) -> tuple[int | None, float 
     if text is None:
         return None, None
     if FAMILY[family].params == "points":
-        return None, _points(str(text), name)[0]
+        return None, _points(str(text), name, ())[0]
     return _cutoff(str(text), name, int, "an integer"), None
 
 
@@ -281,14 +324,25 @@ def _ir(name: str) -> Measure | None:
     return Measure(name, family, k, gain, None if rel is None else float(rel), point)
 
 
+def is_ir_name(m: Measure) -> bool:
+    """Whether ``m`` was named in ir_measures' syntax (``RR@10``, ``AP``, ``Judged@5``).
+
+    Examples
+    --------
+    >>> [is_ir_name(m) for m in measure_specs(["RR@10", "recip_rank", "AP", "P.5"])]
+    [True, False, True, False]
+    """
+    return "@" in m.name or "(" in m.name or m.name in IR_NAMES
+
+
 def _parse(name: str) -> list[Measure]:
-    if name == "official":
-        return [m for n in OFFICIAL for m in _parse(n)]
     if name in SETS:
+        return [m for n in SETS[name] for m in _parse(n)]
+    if name in REFUSED_SETS:
         raise _fail(
             name,
-            f"trec_eval's set {name!r} includes {SETS[name]}, which dcglab does not compute; "
-            "ask for its measures one by one, or use 'official'",
+            f"trec_eval's set {name!r} holds {REFUSED_SETS[name]}, which dcglab does not "
+            "compute; ask for its measures one by one, or use 'official' or 'all_trec'",
         )
     found = _ir(name)
     if found is not None:
@@ -313,14 +367,15 @@ def _flat_names(names: Iterable[str]) -> list[str]:
     for name in names:
         if not isinstance(name, str):
             raise ValueError(f"measures: each measure is a name (str), got {name!r}")
-        flat += OFFICIAL if name.strip() == "official" else [name.strip()]
+        flat += SETS.get(name.strip(), [name.strip()])
     return flat
 
 
 def _merged(flat: list[str]) -> list[Measure]:
     """The measures of the names, in order. As in trec_eval, a measure named
     without cutoffs defers to a list given for it (``-m official -m P.7`` prints
-    ``P_7`` only); several lists are merged (trec_eval keeps the first)."""
+    ``P_7`` only); several lists are merged (:func:`trec_choice` keeps the first,
+    as trec_eval does)."""
     chosen: dict[str, list[str]] = {}
     for name in flat:
         family, params = _split(name)
@@ -340,11 +395,37 @@ def _merged(flat: list[str]) -> list[Measure]:
     return out
 
 
+def trec_choice(names: Iterable[str]) -> list[str]:
+    """The names as trec_eval reads repeated ``-m`` options: of the parameter
+    lists given for one measure only the first counts, and the measure named
+    without parameters defers to it (``-m P.5 -m P.10`` is ``P.5``; ``-m ndcg -m
+    ndcg.1=2`` is ``ndcg.1=2``); sets are expanded.
+
+    Examples
+    --------
+    >>> trec_choice(["P.5", "map", "P.10", "ndcg", "ndcg.1=2"])
+    ['P.5', 'map', 'ndcg.1=2']
+    """
+    flat = _flat_names(names)
+    first: dict[str, str] = {}
+    for name in flat:
+        family, params = _split(name)
+        if params is not None and family in TAKES:
+            first.setdefault(family, name)
+    out: list[str] = []
+    for name in flat:
+        chosen = first.get(_split(name)[0], name)
+        if chosen not in out:
+            out.append(chosen)
+    return out
+
+
 def measure_specs(names: Iterable[str], *, runid: bool = False) -> list[Measure]:
     """Parse measure names (trec_eval's syntax or ir_measures').
 
     ``runid`` (part of ``official``) is a line of the command line's output, not a
-    value: it is dropped unless ``runid=True``.
+    value: it is dropped unless ``runid=True``. Several cutoff lists for one
+    measure are merged (:func:`trec_choice` keeps the first, as trec_eval does).
 
     Examples
     --------

@@ -3,29 +3,30 @@
 Each option (:class:`Option`) is declared once in :data:`OPTIONS`: its name, its
 command-line flag, its default, its accepted values and aliases, its check and
 the message that check gives, and the stage that applies it (``"read"``: when
-the tables are read and laid out, :func:`dcglab.batch.prepare`; ``"score"``:
-when the measures are computed, :func:`dcglab.batch.compute`). The role is that
+the tables are read and laid out, :func:`dcglab.evaluation.batch.prepare`; ``"score"``:
+when the measures are computed, :func:`dcglab.evaluation.batch.compute`). The role is that
 of scikit-learn's ``validate_params``: a :class:`Conventions` value is checked
-against the table once, when it is built, and is what :mod:`dcglab.batch`, the
-engines' SQL builder (:mod:`dcglab.engines.sql`) and the command line pass
+against the table once, when it is built, and is what :mod:`dcglab.evaluation.batch`, the
+engines' SQL builder (:mod:`dcglab.evaluation.engines.sql`) and the command line pass
 around.
 
-This module imports neither polars nor pandas (only :mod:`dcglab.gains` and
-:mod:`dcglab.discounts`, for their parsers), so the command line can check its
-options before polars is loaded (see :mod:`dcglab.process`).
+This module imports neither polars nor pandas (only :mod:`dcglab.formulas.gains` and
+:mod:`dcglab.formulas.discounts`, for their parsers), so the command line can check its
+options before polars is loaded (see :mod:`dcglab.cli.process`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 import numpy as np
 
-from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, parse_gain
+from dcglab.formulas.checks import ZERO_POLICIES, OptionError, ZeroPolicy, check_option
+from dcglab.formulas.discounts import Discount, DiscountSpec
+from dcglab.formulas.gains import GainSpec, parse_gain
 
 __all__ = [
     "CHOICES",
@@ -61,51 +62,12 @@ NegativeGrades = Literal["gain", "unjudged"]
 ScorePrecision = Literal["double", "float32"]
 Missing = Literal["ignore", "zero", "error"]
 FractionalGrades = Literal["keep", "truncate"]
-ZeroPolicy = Literal["error", "zero", "one", "skip"]
 Stage = Literal["read", "score"]
 
 
-class OptionError(ValueError):
-    """A bad option value: ``NAME must be RULE, got VALUE``, or ``NAME VALUE: DETAIL``
-    when there is more to say than the rule (what is wrong inside the value).
-
-    ``name`` is the option's name in the library; :meth:`spelled` gives the same
-    message under another spelling of it (the command line's flag).
-    """
-
-    def __init__(self, name: str, value: object, rule: str, detail: str = "") -> None:
-        self.name, self.value, self.rule, self.detail = name, value, rule, detail
-        super().__init__(self.spelled(name))
-
-    def spelled(self, name: str) -> str:
-        """The message with the option called ``name``.
-
-        Examples
-        --------
-        >>> OptionError("max_docs", 0, "an integer >= 1").spelled("-M")
-        '-M must be an integer >= 1, got 0'
-        """
-        if self.detail:
-            return f"{name} {self.value!r}: {self.detail}"
-        return f"{name} must be {self.rule}, got {self.value!r}"
-
-
-def check_option(name: str, value: object, allowed: Sequence[str]) -> None:
-    """Raise :class:`OptionError` naming the argument unless ``value`` is one of ``allowed``.
-
-    Examples
-    --------
-    >>> check_option("score_precision", "float64", SCORE_PRECISIONS)
-    Traceback (most recent call last):
-    ...
-    dcglab.options.OptionError: score_precision must be one of ('double', 'float32'), got 'float64'
-    """
-    if not isinstance(value, str) or value not in allowed:
-        raise OptionError(name, value, f"one of {tuple(allowed)}")
-
-
 def check_max_docs(max_docs: object) -> int | None:
-    """``max_docs`` (trec_eval's ``-M``) as an int, ``None`` for no limit: a whole number >= 1.
+    """``max_docs`` (trec_eval's ``-M``) as an int, ``None`` for no limit: a whole
+    number >= 0 (0 evaluates every query on an empty ranking, as trec_eval ``-M 0``).
 
     Examples
     --------
@@ -114,12 +76,12 @@ def check_max_docs(max_docs: object) -> int | None:
     >>> check_max_docs(2.5)
     Traceback (most recent call last):
     ...
-    dcglab.options.OptionError: max_docs must be an integer >= 1, got 2.5
+    dcglab.formulas.checks.OptionError: max_docs must be an integer >= 0, got 2.5
     """
     if max_docs is None:
         return None
-    if not _whole(max_docs) or max_docs < 1:  # type: ignore[operator]
-        raise OptionError("max_docs", max_docs, "an integer >= 1")
+    if not _whole(max_docs) or max_docs < 0:  # type: ignore[operator]
+        raise OptionError("max_docs", max_docs, "an integer >= 0")
     return int(max_docs)  # type: ignore[call-overload]
 
 
@@ -144,10 +106,15 @@ def _relevance_level(level: object) -> float:
     return float(level)  # type: ignore[arg-type]
 
 
-def _judged_only(value: object) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise OptionError("judged_only", value, "True or False")
-    return bool(value)
+def _flag(name: str) -> Callable[[object], bool]:
+    """The check of a True/False option."""
+
+    def check(value: object) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise OptionError(name, value, "True or False")
+        return bool(value)
+
+    return check
 
 
 GAIN_RULE = "'linear', 'exponential', 'exponential:A' (A > 1) or a mapping {grade: gain}"
@@ -243,16 +210,18 @@ _OPTIONS = (
     Option("ideal", "judged", "score", "--ideal",
            choices=("judged", "judged-uncut", "retrieved"), aliases=IDEAL_ALIASES),
     Option("ties", "trec", "score", "--ties", choices=("trec", "average")),
-    Option("zero_idcg", "error", "score", "--zero-idcg", choices=("error", "zero", "one", "skip")),
+    Option("zero_idcg", "error", "score", "--zero-idcg", choices=ZERO_POLICIES),
     Option("missing", "ignore", "read", None, choices=("ignore", "zero", "error")),
     Option("negative_grades", "gain", "read", "--negative-grades", choices=("gain", "unjudged")),
     Option("relevance_level", 1, "score", "-l", rule=_relevance_level, from_text=_number_text),
     Option("max_docs", None, "read", "-M", rule=check_max_docs, from_text=_number_text),
-    Option("judged_only", False, "read", None, rule=_judged_only),
+    Option("judged_only", False, "read", None, rule=_flag("judged_only")),
     Option("score_precision", "double", "read", "--score-precision",
            choices=("double", "float32")),
     Option("fractional_grades", "keep", "read", "--fractional-grades",
            choices=("keep", "truncate")),
+    Option("corrected", True, "score", None, rule=_flag("corrected")),
+    Option("ir_measures", False, "score", None, rule=_flag("ir_measures")),
 )  # fmt: skip
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 """Every convention of the evaluator, by name, in the order they are checked."""
@@ -264,7 +233,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 IDEALS = CHOICES["ideal"]
 """Accepted ``ideal`` values: the names, then the older aliases."""
 TIES = CHOICES["ties"]
-ZERO_POLICIES = CHOICES["zero_idcg"]
+ZERO_POLICIES = CHOICES["zero_idcg"]  # declared with the formulas (checks.ZERO_POLICIES)
 """Accepted ``zero_idcg`` values, for a query whose IDCG is 0: an error, nDCG 0,
 nDCG 1, or the query left out of the mean."""
 MISSING = CHOICES["missing"]
@@ -285,10 +254,10 @@ def check_options(**given: object) -> None:
 
     Examples
     --------
-    >>> check_options(ties="trec", missing="drop")
+    >>> check_options(ties="trec", missing="drop")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dcglab.options.OptionError: missing must be one of ('ignore', 'zero', 'error'), got 'drop'
+    dcglab.formulas.checks.OptionError: missing must be one of ('ignore', 'zero', 'error'), got...
     """
     for name, value in given.items():
         OPTIONS[name].check(value)
@@ -320,6 +289,8 @@ class ConventionKeywords(TypedDict, total=False):
     judged_only: bool
     score_precision: ScorePrecision
     fractional_grades: FractionalGrades
+    corrected: bool
+    ir_measures: bool
 
 
 def _default(name: str) -> Any:
@@ -331,10 +302,10 @@ class Conventions:
     """Every convention of an evaluation, checked against :data:`OPTIONS` once, when built.
 
     The fields are the options of :data:`OPTIONS` with their defaults (the
-    library's: they refuse what may be a mistake; :data:`dcglab.presets.TREC_EVAL`
+    library's: they refuse what may be a mistake; :data:`dcglab.evaluation.presets.TREC_EVAL`
     holds trec_eval's). A bad value raises :class:`OptionError` naming the
     option and the value; the checked fields hold the normalised values
-    (``ideal`` without aliases, ``discount`` a :class:`~dcglab.discounts.Discount`).
+    (``ideal`` without aliases, ``discount`` a :class:`~dcglab.formulas.discounts.Discount`).
 
     Examples
     --------
@@ -344,7 +315,7 @@ class Conventions:
     >>> Conventions(ties="random")
     Traceback (most recent call last):
     ...
-    dcglab.options.OptionError: ties must be one of ('trec', 'average'), got 'random'
+    dcglab.formulas.checks.OptionError: ties must be one of ('trec', 'average'), got 'random'
     """
 
     gain: GainSpec = _default("gain")
@@ -359,27 +330,47 @@ class Conventions:
     judged_only: bool = _default("judged_only")
     score_precision: str = _default("score_precision")
     fractional_grades: str = _default("fractional_grades")
+    corrected: bool = _default("corrected")
+    ir_measures: bool = _default("ir_measures")
 
     def __post_init__(self) -> None:
         for name, option in OPTIONS.items():
             object.__setattr__(self, name, option.check(getattr(self, name)))
 
     @classmethod
-    def of(cls, conventions: Conventions | None = None, /, **options: Any) -> Conventions:
+    def of(
+        cls, conventions: Conventions | Mapping[str, Any] | None = None, /, **options: Any
+    ) -> Conventions:
         """``conventions`` (default: the defaults) with ``options`` set: the one way a
-        keyword-argument API builds its conventions.
+        keyword-argument API builds its conventions. ``conventions`` may also be a
+        mapping of options, such as :data:`dcglab.evaluation.presets.TREC_EVAL`.
 
         Examples
         --------
         >>> Conventions.of(zero_idcg="zero").zero_idcg
         'zero'
+        >>> Conventions.of({"zero_idcg": "zero", "ties": "trec"}, zero_idcg="one").zero_idcg
+        'one'
+        >>> Conventions.of("trec_eval")
+        Traceback (most recent call last):
+        ...
+        TypeError: conventions must be a Conventions or a mapping of options (such as \
+dcglab.evaluation.presets.TREC_EVAL), got str 'trec_eval'
         >>> Conventions.of(tie="trec")
         Traceback (most recent call last):
         ...
         TypeError: unknown option 'tie'; the options are gain, discount, ideal, ties, \
 zero_idcg, missing, negative_grades, relevance_level, max_docs, judged_only, \
-score_precision, fractional_grades
+score_precision, fractional_grades, corrected, ir_measures
         """
+        if isinstance(conventions, Mapping):
+            conventions, options = None, {**conventions, **options}
+        elif not (conventions is None or isinstance(conventions, cls)):
+            raise TypeError(
+                "conventions must be a Conventions or a mapping of options (such as "
+                "dcglab.evaluation.presets.TREC_EVAL), got "
+                f"{type(conventions).__name__} {conventions!r:.60}"
+            )
         unknown = [name for name in options if name not in OPTIONS]
         if unknown:
             raise TypeError(f"unknown option {unknown[0]!r}; the options are {', '.join(OPTIONS)}")

@@ -18,7 +18,7 @@ from typing import Literal
 
 import numpy as np
 
-from .gains import GainSpec, as_grades, gain_values, parse_gain
+from dcglab.formulas.gains import GainSpec, as_grades, gain_values, parse_gain
 
 IdealSource = Literal["judged", "retrieved"]
 IDEAL_SOURCES = ("judged", "retrieved")

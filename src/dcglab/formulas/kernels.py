@@ -10,7 +10,7 @@ every cutoff is the prefix sum
 read at a cutoff by :func:`at_cutoff` (a cutoff beyond the end of a list adds
 nothing, :func:`clamp_k`); IDCG@k is the same curve over the ideal order
 (:func:`ideal_curve`), and nDCG is their ratio (:func:`ndcg_ratio`) with a
-policy for IDCG = 0. The single-ranking API (:mod:`dcglab.measures`, where these
+policy for IDCG = 0. The single-ranking API (:mod:`dcglab.formulas.measures`, where these
 names are public too), the batch path and the engines all read these.
 """
 
@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, gain_values
-from .ideal import ideal_order
-from .options import ZeroPolicy, check_options
+from dcglab.formulas.checks import ZERO_POLICIES, ZeroPolicy, check_option
+from dcglab.formulas.discounts import Discount, DiscountSpec
+from dcglab.formulas.gains import GainSpec, gain_values
+from dcglab.formulas.ideal import ideal_order
 
 Grades = Sequence[float] | np.ndarray
 
@@ -69,7 +69,7 @@ def dcg_curve(gains: np.ndarray, discount: DiscountSpec = "log2") -> np.ndarray:
     Parameters
     ----------
     gains : numpy.ndarray
-        Gains in rank order (see :func:`dcglab.gains.gain_values`).
+        Gains in rank order (see :func:`dcglab.formulas.gains.gain_values`).
     discount : str or Discount, default ``"log2"``
 
     Examples
@@ -101,7 +101,7 @@ def ideal_curve(
     judged: Grades, gain: GainSpec = "linear", discount: DiscountSpec = "log2"
 ) -> np.ndarray:
     r"""IDCG at every cutoff k = 1..n: :func:`dcg_curve` of the judged grades in
-    the ideal order (:func:`dcglab.ideal.ideal_order`, decreasing gain).
+    the ideal order (:func:`dcglab.formulas.ideal.ideal_order`, decreasing gain).
 
     Examples
     --------
@@ -155,7 +155,7 @@ def ndcg_ratio(
     >>> ndcg_ratio(np.array([3.0, 0.0]), np.array([4.0, 0.0]), "one").tolist()
     [0.75, 1.0]
     """
-    check_options(zero_idcg=zero_idcg)
+    check_option("zero_idcg", zero_idcg, ZERO_POLICIES)
     d, i = np.asarray(dcg, dtype=float), np.asarray(idcg, dtype=float)
     zero = i <= 0
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, as_grades, gain_values
-from .measures import Grades, check_k, clamp_k, idcg, ndcg_ratio
+from dcglab.formulas.discounts import Discount, DiscountSpec
+from dcglab.formulas.gains import GainSpec, as_grades, gain_values
+from dcglab.formulas.measures import Grades, check_k, clamp_k, idcg, ndcg_ratio
 
 
 def swap_deltas(
@@ -34,7 +34,7 @@ def swap_deltas(
         Grades in rank order.
     k : int, optional
         Cutoff; ranks beyond it have weight 0. When omitted, neither the ranking
-        nor the ideal is cut, as in :func:`dcglab.measures.ndcg`.
+        nor the ideal is cut, as in :func:`dcglab.formulas.measures.ndcg`.
     gain : default ``"exponential"`` (LambdaRank's :math:`2^{rel}-1`)
     discount : default ``"log2"``
     judged : sequence of float, optional

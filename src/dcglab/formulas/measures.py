@@ -9,13 +9,13 @@ order,
     \mathrm{DCG}@k = \sum_{i=1}^{k} g(r_i)\, w_i, \qquad
     \mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k},
 
-where IDCG@k is the DCG@k of the ideal ranking (:mod:`dcglab.ideal`). Every
+where IDCG@k is the DCG@k of the ideal ranking (:mod:`dcglab.formulas.ideal`). Every
 cutoff is read from one prefix sum (:func:`dcg_curve`), so the table of all
 cutoffs costs one pass. A cutoff beyond the end of a list adds nothing.
 
 This is the public home of the measures: the kernels they are built on
 (:func:`check_k`, :func:`clamp_k`, :func:`dcg_curve`, :func:`at_cutoff`,
-:func:`ideal_curve`, :func:`ndcg_ratio`), defined in :mod:`dcglab.kernels`,
+:func:`ideal_curve`, :func:`ndcg_ratio`), defined in :mod:`dcglab.formulas.kernels`,
 are importable from here too.
 """
 
@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import numpy as np
 
-from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, as_grades, as_numbers, gain_values
-from .ideal import IdealSource, ideal_source
-from .kernels import (
+from dcglab.formulas.checks import ZeroPolicy
+from dcglab.formulas.discounts import Discount, DiscountSpec
+from dcglab.formulas.gains import GainSpec, as_grades, as_numbers, gain_values
+from dcglab.formulas.ideal import IdealSource, ideal_source
+from dcglab.formulas.kernels import (
     ZERO_SCORES,
     Grades,
     at_cutoff,
@@ -39,7 +40,6 @@ from .kernels import (
     ideal_curve,
     ndcg_ratio,
 )
-from .options import ZeroPolicy
 
 __all__ = [
     "ZERO_SCORES",

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .discounts import Discount, DiscountSpec
-from .gains import GainSpec, as_grades, gain_values
-from .measures import Grades, check_k, clamp_k, ideal_curve, ndcg_ratio
+from dcglab.formulas.discounts import Discount, DiscountSpec
+from dcglab.formulas.gains import GainSpec, as_grades, gain_values
+from dcglab.formulas.measures import Grades, check_k, clamp_k, ideal_curve, ndcg_ratio
 
 GainPair = tuple[GainSpec, GainSpec]
 """The two gains whose nDCG orders a study compares."""

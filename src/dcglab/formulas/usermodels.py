@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .discounts import Discount
-from .gains import as_grades, exponential_gain
-from .ideal import check_subset
-from .measures import Grades
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.gains import as_grades, exponential_gain
+from dcglab.formulas.ideal import check_subset
+from dcglab.formulas.measures import Grades
 
 
 def relevant(grades: Grades, threshold: float = 1) -> np.ndarray:

@@ -1,6 +1,6 @@
 r"""Compare retrieval systems as a paper reports it: means, paired differences and tests.
 
-:func:`compare` evaluates every run with :func:`dcglab.batch.evaluate`, pairs the
+:func:`compare` evaluates every run with :func:`dcglab.evaluation.batch.evaluate`, pairs the
 runs query by query (by query id) and, for each measure and each pair of runs
 A and B, reports over the :math:`n` shared queries
 
@@ -11,6 +11,12 @@ A and B, reports over the :math:`n` shared queries
 - the paired t-test and the paired randomization test, each with Holm's
   adjustment over the pairs of that measure;
 - the randomised Tukey HSD p-value, which tests all pairs of runs at once.
+
+The pairs are every pair of runs, or with ``baseline`` each other run against
+that one (a paper's table with one control). A pair whose per-query
+differences are all equal (two runs that tie on every query) has no t statistic
+and no :math:`d_z`: they are NaN, shown as "—" with a note, and the pair is left
+out of the Holm adjustment of the t-test.
 
 Queries are matched by id. A query that one run scores and another does not is
 handled by the ``missing`` rule, which the result states (:attr:`Comparison.settings`).
@@ -31,11 +37,13 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from . import significance as sig
+from dcglab.statistics import significance as sig
+from dcglab.statistics.report_formats import TESTS, render
 
 __all__ = [
     "FORMATS",
     "MISSING",
+    "TESTS",
     "Comparison",
     "compare",
     "compare_scores",
@@ -81,7 +89,8 @@ class Comparison:
         Measure → DataFrame of per-query values (index ``qid``, one column per run).
     settings : dict
         Everything needed to repeat the comparison: the missing rule, the
-        queries compared and dropped, confidence, resamples and seed.
+        queries compared and dropped, the baseline (``None``: every pair),
+        confidence, resamples and seed.
     """
 
     means: pd.DataFrame
@@ -89,15 +98,26 @@ class Comparison:
     scores: Mapping[str, pd.DataFrame]
     settings: Mapping[str, Any]
 
-    def format(self, fmt: str = "text", digits: int = 4) -> str:
+    def format(
+        self, fmt: str = "text", digits: int = 4, *, alpha: float = 0.05, test: str = "t"
+    ) -> str:
         """The comparison as text: ``"text"`` (terminal), ``"markdown"``, ``"latex"``,
-        ``"csv"`` or ``"json"``. Floats show ``digits`` decimals, p-values
-        ``digits`` significant digits (JSON and CSV keep 12 significant digits)."""
+        ``"csv"`` or ``"json"``.
+
+        Means and differences show ``digits`` decimals, p-values ``digits - 1``
+        decimals (smaller ones as ``< 0.001`` for ``digits=4``); JSON and CSV keep
+        12 significant digits. In the three tables a dagger (†) marks a difference
+        whose ``test`` p-value (:data:`TESTS`: ``"t"`` and ``"randomization"``
+        Holm-adjusted, ``"tukey"``) is at most ``alpha``; with a baseline it also
+        marks each run's mean that differs so from the baseline's. Markdown and
+        LaTeX set the highest mean of each measure in bold."""
         if fmt not in FORMATS:
             raise ValueError(f"fmt must be one of {', '.join(FORMATS)}, got {fmt!r}")
-        from .report_formats import render
-
-        return render(self, fmt, digits)
+        if test not in TESTS:
+            raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+        if not (isinstance(alpha, float | int) and 0 < alpha < 1):
+            raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+        return render(self, fmt, digits, alpha=alpha, test=test)
 
     def __str__(self) -> str:
         return self.format("text")
@@ -116,7 +136,9 @@ def _named(runs: Mapping[str, Any] | Sequence[Any]) -> dict[str, Any]:
         names = [_name(r, i) for i, r in enumerate(runs)]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            raise ValueError(f"runs: two runs are named {dup[0]!r}; pass a mapping {{name: run}}")
+            raise ValueError(
+                f"runs: two runs are named {dup[0]!r}; name them with a mapping {{name: run}}"
+            )
         named = dict(zip(names, runs))
     else:
         raise ValueError(f"runs must be a mapping {{name: run}} or a list of runs, got {runs!r}")
@@ -130,23 +152,28 @@ def compare(
     runs: Mapping[str, Any] | Sequence[Any],
     measures: Sequence[str] = ("ndcg_cut.10",),
     *,
+    baseline: str | None = None,
     missing: Missing = "zero",
     confidence: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
-    **conventions: Any,
+    conventions: Any = None,
+    **options: Any,
 ) -> Comparison:
     r"""Means, paired differences with confidence intervals, effect sizes and tests of runs.
 
     Parameters
     ----------
     qrels : path or DataFrame
-        As in :func:`dcglab.batch.evaluate`.
+        As in :func:`dcglab.evaluation.batch.evaluate`.
     runs : mapping or sequence
         ``{name: run}``, or a list of runs (paths are named by their file name).
-        Each run is a path or DataFrame as in :func:`dcglab.batch.evaluate`.
+        Each run is a path or DataFrame as in :func:`dcglab.evaluation.batch.evaluate`.
     measures : sequence of str
-        Measure names :func:`dcglab.batch.evaluate` accepts.
+        Measure names :func:`dcglab.evaluation.batch.evaluate` accepts.
+    baseline : str, optional
+        The name of one run: compare each other run with it (``run_a`` the
+        other run, ``run_b`` the baseline) instead of every pair of runs.
     missing : {"zero", "intersect", "error"}, default "zero"
         What to do with a query some runs score and others do not (:data:`MISSING`).
     confidence : float, default 0.95
@@ -156,8 +183,12 @@ def compare(
         enumerate every sign pattern) and of the randomised Tukey HSD.
     seed : int, default 0
         Seed of every random draw, so the result repeats exactly.
-    **conventions
-        Passed to :func:`dcglab.batch.evaluate` (``gain``, ``zero_idcg``, ...).
+    conventions : Conventions or mapping, optional
+        Passed to :func:`dcglab.evaluation.batch.evaluate`, except its ``missing``
+        (``missing`` above rules): ``conventions=TREC_EVAL``
+        (:data:`dcglab.evaluation.presets.TREC_EVAL`) evaluates as the command line does.
+    **options
+        Passed to :func:`dcglab.evaluation.batch.evaluate` (``gain``, ``zero_idcg``, ...).
 
     Returns
     -------
@@ -165,18 +196,26 @@ def compare(
     """
     if missing not in MISSING:
         raise ValueError(f"missing must be one of {', '.join(MISSING)}, got {missing!r}")
-    if "missing" in conventions:
+    if "missing" in options:
         raise ValueError("pass missing= once: it is compare's own rule")
-    from .batch import evaluate
+    from dcglab.evaluation.batch import evaluate
 
     named = _named(runs)
+    _pairs(list(named), baseline)  # fail before evaluating
     rule = "zero" if missing == "zero" else "ignore"
     per_run = {
-        name: evaluate(qrels, run, measures, missing=rule, **conventions).per_query
+        name: evaluate(
+            qrels, run, measures, conventions=conventions, missing=rule, **options
+        ).per_query
         for name, run in named.items()
     }
     return compare_scores(
-        per_run, missing=missing, confidence=confidence, n_resamples=n_resamples, seed=seed
+        per_run,
+        baseline=baseline,
+        missing=missing,
+        confidence=confidence,
+        n_resamples=n_resamples,
+        seed=seed,
     )
 
 
@@ -215,27 +254,49 @@ def _aligned(per_run: Mapping[str, pd.DataFrame], missing: str) -> tuple[dict, l
 
 
 def _pair_row(a: np.ndarray, b: np.ndarray, confidence, n_resamples, seed) -> dict[str, float]:
+    """The statistics of one pair; the t statistic, its p-value and :math:`d_z` are
+    NaN when every query has the same difference (its standard deviation is 0)."""
     d = a - b
-    if np.all(d == d[0]):
-        raise ValueError(
-            f"every query has the same difference {float(d[0])!r} (identical runs?): "
-            "the t-test and d_z are undefined; leave one of the two out"
-        )
-    t = sig.paired_t_test(a, b)
+    undefined = bool(np.all(d == d[0]))
+    t = None if undefined else sig.paired_t_test(a, b)
+    nan = math.nan
     return {
         "queries": len(d), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
-        "difference": t.mean_difference,
+        "difference": float(d.mean()),
         **dict(zip(("t_low", "t_high"), sig.t_interval(a, b, confidence))),
         **dict(zip(("boot_low", "boot_high"),
                    sig.bootstrap_interval(a, b, confidence, n_resamples, seed))),
-        "d_z": sig.effect_size(a, b), "t": t.statistic, "p_t": t.pvalue,
+        "d_z": nan if t is None else sig.effect_size(a, b),
+        "t": nan if t is None else t.statistic, "p_t": nan if t is None else t.pvalue,
         "p_rand": sig.randomization_test(a, b, n_resamples, seed).pvalue,
     }  # fmt: skip
+
+
+def _pairs(names: list[str], baseline: str | None) -> list[tuple[int, int]]:
+    """The pairs to compare, as indices into ``names``: every pair, or each run
+    against ``baseline`` (the baseline second)."""
+    if baseline is None:
+        return list(combinations(range(len(names)), 2))
+    if baseline not in names:
+        raise ValueError(f"baseline {baseline!r} is none of the runs {', '.join(map(repr, names))}")
+    b = names.index(baseline)
+    return [(i, b) for i in range(len(names)) if i != b]
+
+
+def _holm(pvalues: list[float]) -> np.ndarray:
+    """Holm's adjustment of the defined p-values; NaN (an undefined test) stays NaN."""
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(len(p), math.nan)
+    defined = ~np.isnan(p)
+    if defined.any():
+        out[defined] = sig.holm(p[defined])
+    return out
 
 
 def compare_scores(
     scores: Mapping[str, pd.DataFrame],
     *,
+    baseline: str | None = None,
     missing: Missing = "error",
     confidence: float = 0.95,
     n_resamples: int = 10_000,
@@ -247,7 +308,10 @@ def compare_scores(
     ----------
     scores : mapping
         Run name → DataFrame indexed by query id with one column per measure
-        (:attr:`dcglab.batch.result.BatchResult.per_query`), the same columns for every run.
+        (:attr:`dcglab.evaluation.batch.result.BatchResult.per_query`), the same columns for every
+        run.
+    baseline : str, optional
+        As in :func:`compare`.
     missing : {"intersect", "error"}, default "error"
         A query scored by some runs only (or NaN for one) is dropped, or refused.
         ``"zero"`` behaves as ``"error"`` here: the values are already computed.
@@ -258,8 +322,9 @@ def compare_scores(
         raise ValueError(f"missing must be one of {', '.join(MISSING)}, got {missing!r}")
     if not isinstance(scores, Mapping) or len(scores) < 2:
         raise ValueError("scores must map at least 2 run names to their per-query values")
-    by_measure, dropped = _aligned(scores, missing)
     names = list(scores)
+    which = _pairs(names, baseline)
+    by_measure, dropped = _aligned(scores, missing)
     rows = []
     for m, frame in by_measure.items():
         if len(frame) < 2:
@@ -267,15 +332,12 @@ def compare_scores(
         x = frame.to_numpy().T  # runs × queries
         tukey = sig.randomised_tukey_hsd(x, n_resamples, seed)
         block = []
-        for i, j in combinations(range(len(names)), 2):
-            try:
-                row = _pair_row(x[i], x[j], confidence, n_resamples, seed)
-            except ValueError as err:
-                raise ValueError(f"{m}, {names[i]} against {names[j]}: {err}") from None
+        for i, j in which:
+            row = _pair_row(x[i], x[j], confidence, n_resamples, seed)
             block.append({"measure": m, "run_a": names[i], "run_b": names[j], **row,
                           "p_tukey": float(tukey[i, j])})  # fmt: skip
         for key in ("p_t", "p_rand"):
-            for row, p in zip(block, sig.holm([r[key] for r in block])):
+            for row, p in zip(block, _holm([r[key] for r in block])):
                 row[f"{key}_holm"] = float(p)
         rows += block
     pairs = pd.DataFrame(rows, columns=list(PAIR_COLUMNS))
@@ -284,6 +346,7 @@ def compare_scores(
     first = next(iter(by_measure.values()))
     settings = {
         "missing": missing,
+        "baseline": baseline,
         "queries": len(first),
         "query_ids": [str(q) for q in first.index],
         "dropped": [str(q) for q in dropped],
@@ -294,7 +357,8 @@ def compare_scores(
         "bootstrap": "percentile, resampling queries with replacement",
         "effect_size": "Cohen's d_z = mean difference / sd of the differences",
         "randomization": f"paired sign flips, exact when n <= {sig.EXACT_MAX_QUERIES}, two-sided",
-        "multiple_comparisons": "Holm over the pairs of each measure; randomised Tukey HSD",
+        "multiple_comparisons": "Holm over the pairs of each measure (a pair without a "
+        "t statistic is left out of the t-test's family); randomised Tukey HSD over all runs",
     }
     return Comparison(means, pairs, by_measure, settings)
 

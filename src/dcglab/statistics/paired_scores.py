@@ -1,5 +1,5 @@
 """Scores of two systems paired query by query, the input of the paired tests
-(:mod:`dcglab.significance`).
+(:mod:`dcglab.statistics.significance`).
 
 Scores indexed by query id (a :class:`pandas.Series` or a mapping) are paired by id,
 never by position: the same scores in another order give the same pairs. Plain

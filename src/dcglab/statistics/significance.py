@@ -21,7 +21,7 @@ from :func:`t_interval` and :func:`bootstrap_interval` (95% confidence
 intervals of :math:`\bar\delta`) and :func:`effect_size` (Cohen's
 :math:`d_z`). With many systems, :func:`holm` adjusts a family of p-values and
 :func:`randomised_tukey_hsd` tests every pair at once; :func:`t_test_power` and
-:func:`topic_set_size` plan a study (both from :mod:`dcglab.studies`).
+:func:`topic_set_size` plan a study (both from :mod:`dcglab.statistics.studies`).
 
 Scores indexed by query id (a :class:`pandas.Series` or a mapping) are paired
 by id, never by position: the same scores in another order give the same
@@ -36,8 +36,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import stdtr, stdtrit
 
-from .paired_scores import Scores, paired_differences
-from .studies import check_resamples, holm, randomised_tukey_hsd, t_test_power, topic_set_size
+from dcglab.statistics.paired_scores import Scores, paired_differences
+from dcglab.statistics.studies import (
+    check_resamples,
+    holm,
+    randomised_tukey_hsd,
+    t_test_power,
+    topic_set_size,
+)
 
 __all__ = [
     "RandomizationResult",

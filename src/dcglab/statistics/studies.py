@@ -7,7 +7,7 @@ r"""Many systems and the size of a study: multiple comparisons, power, topic-set
   :math:`n` queries, and the fewest queries that reach a given power (Sakai's
   topic-set size design).
 
-The two-system tests are in :mod:`dcglab.significance`, which re-exports these.
+The two-system tests are in :mod:`dcglab.statistics.significance`, which re-exports these.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-// Chapter "Comparing systems": move each query's difference and the number of queries,
-// and watch the mean difference, d_z, the t-test and the exact randomization test.
+// Chapter "Comparing systems": drag each query's difference (or focus its bar and press
+// ↑ ↓), set the number of queries, and watch the mean difference, d_z, the t-test and the
+// exact randomization test, whose p-value is drawn as a share of all sign patterns.
 const DELTA_MAX = 50;  // hundredths of nDCG
 const differences = (s) => s.deltas.slice(0, s.n).map((x) => x / 100);
 const fmtP = (p) => (p === null ? "undefined (no spread)" : p.toFixed(3));
@@ -9,16 +10,135 @@ const stdError = (s) => pairedStats(differences(s)).sd / Math.sqrt(s.n);
 const halved = (n) => Math.max(2, Math.ceil(n / 2));
 const fmtStat = (x) => (x === null ? "undefined (no spread)" : fmt(x));
 
+// The keys that move a difference (in hundredths) and by how much.
+const KEY_STEPS = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: 10, PageDown: -10 };
+
+// Query i's difference set to v hundredths (clamped); message: what the live region says.
+function setDelta(ctx, i, v, message = "") {
+  const d = ctx.state().deltas.slice();
+  d[i] = Math.max(-DELTA_MAX, Math.min(DELTA_MAX, Math.round(v)));
+  ctx.write("deltas", d, message);
+}
+
+const said = (i, v) => `Query ${i + 1}: A − B = ${fmtSigned(v / 100, 2)}.`;
+
+// The per-query differences as bars that are themselves the controls: each query's column
+// is a slider (role="slider", focusable) that a pointer drags up or down and the keyboard
+// moves (↑ ↓ by 0.01, Page Up / Page Down by 0.10, Home / End to the ends).
+function differenceBars(s, r, ctx) {
+  const n = s.n, W = Math.min(available, 560), H = 210;
+  const m = { l: 44, r: 12, t: 24, b: 34 };
+  const pitch = (W - m.l - m.r) / n;
+  const X = (i) => m.l + (i + 0.5) * pitch;
+  const Y = (v) => m.t + ((DELTA_MAX - v) / (2 * DELTA_MAX)) * (H - m.t - m.b);
+  const svg = svgNode("svg", { viewBox: `0 0 ${W} ${H}`, class: "dcglab-chart dcglab-bars", style: `max-width: ${W}px`,
+                               role: "group", "aria-label": `Per-query differences A − B, ${n} queries: drag a bar or use the arrow keys` });
+  const add = (tag, attrs, text) => { const e = svgNode(tag, attrs, text); svg.append(e); return e; };
+  add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" },
+      `A − B on each query (drag a bar); mean ${fmtSigned(r.mean)}`);
+  for (const v of [-50, -25, 0, 25, 50])
+    add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100, 2));
+  add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
+  add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis" });
+  add("line", { x1: m.l, y1: Y(100 * r.mean), x2: W - m.r, y2: Y(100 * r.mean),
+                style: "stroke: var(--dcglab-fg); stroke-width: 1.5; stroke-dasharray: 5,3" });
+  add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "query");
+  const bw = Math.min(36, pitch * 0.6);
+  s.deltas.slice(0, n).forEach((v, i) => {
+    const top = Y(Math.max(0, v)), bottom = Y(Math.min(0, v));
+    add("rect", { x: X(i) - bw / 2, y: top, width: bw, height: Math.max(0, bottom - top),
+                  style: `fill: var(--dcglab-${v >= 0 ? "c0" : "c4"}); pointer-events: none` });
+    // the handle: a thick line at the bar's end
+    add("line", { x1: X(i) - bw / 2 - 3, x2: X(i) + bw / 2 + 3, y1: Y(v), y2: Y(v),
+                  style: "stroke: var(--dcglab-fg); stroke-width: 3; pointer-events: none" });
+    add("text", { x: X(i), y: v >= 0 ? Y(v) - 6 : Y(v) + 15, "text-anchor": "middle", "font-size": 11,
+                  style: "pointer-events: none" }, fmtSigned(v / 100, 2));
+    add("text", { x: X(i), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(i + 1));
+    const hit = add("rect", {
+      class: "dcglab-drag", x: X(i) - pitch / 2 + 1, y: m.t, width: pitch - 2, height: H - m.t - m.b,
+      tabindex: "0", role: "slider", "aria-label": `query ${i + 1}: A − B`, "aria-orientation": "vertical",
+      "aria-valuemin": "-0.5", "aria-valuemax": "0.5", "aria-valuenow": String(v / 100),
+      "aria-valuetext": fmtSigned(v / 100, 2), "data-query": String(i),
+    });
+    const valueAt = (ev) => {
+      const b = ev.currentTarget.ownerSVGElement.getBoundingClientRect();
+      const vy = ((ev.clientY - b.top) * H) / (b.height || 1);
+      return DELTA_MAX - ((vy - m.t) / (H - m.t - m.b)) * 2 * DELTA_MAX;
+    };
+    hit.on = {
+      pointerdown: (ev) => {
+        if (ev.button !== 0) return;
+        ev.preventDefault();
+        ev.currentTarget.setPointerCapture?.(ev.pointerId);
+        ev.currentTarget.focus({ preventScroll: true });
+        ctx.local.drag = i;
+        setDelta(ctx, i, valueAt(ev));
+      },
+      pointermove: (ev) => { if (ctx.local.drag === i) setDelta(ctx, i, valueAt(ev)); },
+      pointerup: () => {
+        if (ctx.local.drag !== i) return;
+        ctx.local.drag = null;
+        const now = ctx.state().deltas[i];
+        setDelta(ctx, i, now, said(i, now));
+      },
+      pointercancel: () => { ctx.local.drag = null; },
+      keydown: (ev) => {
+        const now = ctx.state().deltas[i];
+        const to = ev.key in KEY_STEPS ? now + KEY_STEPS[ev.key]
+          : ev.key === "Home" ? -DELTA_MAX : ev.key === "End" ? DELTA_MAX : null;
+        if (to === null) return;
+        ev.preventDefault();
+        const v1 = Math.max(-DELTA_MAX, Math.min(DELTA_MAX, to));
+        setDelta(ctx, i, v1, said(i, v1));
+      },
+    };
+  });
+  const fig = node("figure", { class: "dcglab-figure" });
+  fig.append(svg);
+  return fig;
+}
+
+// The randomization distribution: the mean difference under each of the 2^n ways of
+// flipping the signs, in bins; the patterns at least as far from 0 as the observed mean
+// are red, and their share of all patterns is the p-value.
+function randomizationChart(s, r) {
+  const d = s.deltas.slice(0, s.n), n = d.length, all = 2 ** n;
+  const observed = d.reduce((a, b) => a + b, 0), top = d.reduce((a, b) => a + Math.abs(b), 0);
+  const bin = Math.max(1, Math.ceil((2 * top + 1) / 25));
+  const count = new Map(), far = new Map();
+  for (let mask = 0; mask < all; mask++) {
+    let sum = 0;
+    for (let q = 0; q < n; q++) sum += (mask >> q) & 1 ? -d[q] : d[q];
+    const b = Math.round(sum / bin);
+    count.set(b, (count.get(b) || 0) + 1);
+    if (Math.abs(sum) >= Math.abs(observed)) far.set(b, (far.get(b) || 0) + 1);
+  }
+  const bins = [...count.keys()].sort((a, b) => a - b);
+  const mean = (b) => (b * bin) / (100 * n);
+  const xs = bins.map(mean), width = bin / (100 * n);
+  const edge = Math.max(width, (top + bin) / (100 * n));
+  const obs = observed / (100 * n);
+  const tick = Number(Math.abs(obs).toFixed(3));
+  return chart([
+    { kind: "bar", xs, ys: bins.map((b) => count.get(b) / all), color: "muted", width, share: 0.9,
+      label: "other sign patterns", cls: "dcglab-all" },
+    { kind: "bar", xs, ys: bins.map((b) => (far.get(b) || 0) / all), color: "c1", width, share: 0.9, cls: "dcglab-far",
+      label: `as far from 0 as the observed mean or further: ${fmtP(r.p_rand)} of all ${fmtCount(all)}` },
+    { kind: "marker", xs: [obs], ys: [0], color: "fg", label: `observed mean ${fmtSigned(obs)}` },
+    { kind: "marker", xs: [-obs], ys: [0], color: "fg" },
+  ], { title: `Randomization: p = ${fmtP(r.p_rand)}, the red share`,
+       xlabel: "mean A − B with the signs flipped", ylabel: "share", xmin: -edge, xmax: edge,
+       xticks: tick > 0 ? [-tick, 0, tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, height: 190,
+       alt: `Of the ${all} ways to flip the signs of the differences, a share of ${fmtP(r.p_rand)} gives a mean at least as far from 0 as the observed ${fmtSigned(obs)}` });
+}
+
 export default explorer({
   name: "paired_test",
   title: "A paired test, query by query",
   params: ["deltas", "n"],
-  controls: (s) => [
-    { param: "n", label: "queries n", min: 2, max: s.deltas.length, step: 1 },
-  ].concat(s.deltas.map((_, i) => ({
-    param: `deltas.${i}`, label: `query ${i + 1}: A − B (×0.01)`, min: -DELTA_MAX, max: DELTA_MAX,
-    step: 1, shown: (st) => i < st.n,
-  }))),
+  editable: ["deltas"],
+  bounds: { deltas: [-DELTA_MAX, DELTA_MAX] },
+  controls: (s) => [{ param: "n", label: "queries n", min: 2, max: s.deltas.length, step: 1 }],
   predict: {
     question: (s) => `keep only the first ${halved(s.n)} of the ${s.n} queries. `
       + "Does the t-test's p-value go up, down or stay the same?",
@@ -29,22 +149,26 @@ export default explorer({
       + `${fmt(stdError(s1))} (was ${fmt(stdError(s0))}): t went from ${fmtStat(a.t)} to ${fmtStat(b.t)}, `
       + `p from ${fmtP(a.p_t)} to ${fmtP(b.p_t)}.`,
   },
+  presets: (s) => [
+    ["the example", { deltas: s.deltas.slice(), n: s.n }],
+    ["all ahead by 0.05", { deltas: s.deltas.map(() => 5), n: s.n }],
+    ["one big win", { deltas: s.deltas.map((_, i) => (i === 0 ? 50 : 0)), n: s.n }],
+  ],
   compute(s) {
     const d = differences(s), st = pairedStats(d);
     return { mean: st.mean, d_z: st.d_z, t: st.t,
              p_t: st.t === null ? null : studentTwoSided(st.t, d.length - 1),
              p_rand: exactRandomization(d) };
   },
-  draw(out, s, r) {
-    const d = differences(s), xs = d.map((_, i) => i + 1);
-    out.append(chart([
-      { kind: "bar", xs, ys: d, label: "A − B on each query" },
-      { xs: [0.5, d.length + 0.5], ys: [r.mean, r.mean], label: "mean difference", dash: "5,3" },
-    ], { title: `Per-query differences, ${d.length} queries`, xlabel: "query", xticks: xs,
-         xmin: 0.5, xmax: d.length + 0.5, ymin: -DELTA_MAX / 100, ymax: DELTA_MAX / 100 }));
+  draw(out, s, r, ctx) {
+    const row = node("div", { class: "dcglab-charts" });
+    row.append(differenceBars(s, r, ctx), randomizationChart(s, r));
+    out.append(row);
+    const d = differences(s);
     const ahead = d.filter((x) => x > 0).length, behind = d.filter((x) => x < 0).length;
-    out.append(para(`A is ahead on ${ahead} and behind on ${behind} of ${d.length} queries; `
-      + `the randomization test compares the mean with all ${2 ** d.length} sign patterns.`));
+    out.append(para(`A is ahead on ${ahead} and behind on ${behind} of ${d.length} queries. If A and B were `
+      + `interchangeable, each difference would be as likely negative: the randomization test flips the signs in all `
+      + `${fmtCount(2 ** d.length)} ways and counts how often the mean lands at least as far from 0.`));
   },
   readouts: (s, r) => [
     ["mean A − B =", "mean", fmt(r.mean)],

@@ -139,29 +139,46 @@ export default explorer({
       xs: KS, label: MODEL_NAMES[m], color: m === "bm25" ? "c0" : m === "tfidf" ? "c4" : "c3",
       dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "", ys: meanCurve(s.data, m, s.gain) }));
     series.push({ kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" });
+    // the k axis starts a little before 1, so a marker at k = 1 stands clear of the y axis
     row.append(chart(series, { title: `Mean nDCG@k, ${s.gain} gain (${s.data.judged.length} queries)`,
-      xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true, ymin: 0, ymax: 1, width: 400 }));
+      xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true, xmin: 0.8, ymin: 0, ymax: 1, width: 400 }));
     const gap = (gain) => gapCurve(s.data, gain);
     row.append(chart([
       { xs: KS, ys: gap(s.gain), label: `BM25 − TF-IDF, ${s.gain}`, color: "c0" },
       { xs: KS, ys: gap(s.versus), label: `BM25 − TF-IDF, ${s.versus}`, color: "c1", dash: "5,3" },
       { kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" },
     ], { title: "Mean gap BM25 − TF-IDF against k", xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true,
-         zero: true, width: 400 }));
+         xmin: 0.8, zero: true, width: 400 }));
     const diff = (gain) => {
       const b = perQuery(s.data, "bm25", s.k, gain), t = perQuery(s.data, "tfidf", s.k, gain);
       return b.map((v, q) => v - t[q]);
     };
     const dx = diff(s.gain), dy = diff(s.versus);
     const flips = new Set(flipped(s.data, s.k, s.gain, s.versus));
-    const keep = (pred) => dx.map((_, q) => q).filter((q) => pred(flips.has(q + 1)));
-    const same = keep((f) => !f), flip = keep((f) => f);
+    // queries at the same place (to 0.02) are one circle whose area counts them
+    const groups = (flipped) => {
+      const at = new Map();
+      dx.forEach((x, q) => {
+        if (flips.has(q + 1) !== flipped) return;
+        const key = `${Math.round(x * 50)},${Math.round(dy[q] * 50)}`;
+        if (!at.has(key)) at.set(key, { x: Math.round(x * 50) / 50, y: Math.round(dy[q] * 50) / 50, queries: [] });
+        at.get(key).queries.push(q + 1);
+      });
+      const list = [...at.values()];
+      return {
+        xs: list.map((p) => p.x), ys: list.map((p) => p.y), counts: list.map((p) => p.queries.length),
+        sizes: list.map((p) => Math.min(18, 3 + 2.2 * Math.sqrt(p.queries.length - 1) * 1.6)),
+        titles: list.map((p) => (p.queries.length === 1 ? `query ${p.queries[0]}`
+          : `${p.queries.length} queries: ${p.queries.slice(0, 12).join(", ")}${p.queries.length > 12 ? ", …" : ""}`)),
+      };
+    };
+    const same = groups(false), flip = groups(true);
+    const total = (g) => g.counts.reduce((a, b) => a + b, 0);
     row.append(chart([
-      { xs: same.map((q) => dx[q]), ys: same.map((q) => dy[q]), points: true, color: "muted", label: "same direction",
-        open: same.map(() => true) },
-      { xs: flip.map((q) => dx[q]), ys: flip.map((q) => dy[q]), points: true, color: "c1", label: `flipped (${flip.length})`,
-        titles: flip.map((q) => `query ${q + 1}`) },
-    ], { title: `Each query at k = ${s.k}: BM25 − TF-IDF`, xlabel: `${s.gain} gain`, xmin: -1, xmax: 1, ymin: -1, ymax: 1,
+      { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
+      { ...flip, points: true, color: "c1", label: `flipped (${total(flip)} queries)`, open: flip.xs.map(() => true) },
+    ], { title: `Each query at k = ${s.k}: BM25 − TF-IDF (circle size: queries)`, xlabel: `${s.gain} gain`,
+         ylabel: `${s.versus} gain`, xmin: -1.1, xmax: 1.1, ymin: -1.1, ymax: 1.1,
          xticks: [-1, 0, 1], zero: true, width: 400, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
     out.append(row);
   },

@@ -100,14 +100,17 @@ function examples(s) {
   });
 }
 
-const group = (n) => n.toLocaleString("en-US");
+const group = fmtCount;
+// a^rel, with rel as a superscript
+const power = (a) => `${a}ʳᵉˡ`;
 
 export default explorer({
   name: "gain_reversals",
   title: "Reversals between linear and exponential gain",
   params: ["grades", "n", "k", "a"],
   controls: (s) => [{ param: "n", label: "documents judged", min: 2, max: s.grades.length, step: 1 }]
-    .concat(listSliders(s, "grades", { label: (i) => `document ${i + 1} grade`, max: 3, shown: (st, i) => i < st.n }))
+    .concat(listSliders(s, "grades", { label: (i) => `document ${i + 1} grade`, max: 3, shown: (st, i) => i < st.n,
+                                       group: "The judged grades as sliders", open: true }))
     .concat([
       { param: "k", label: "cutoff k", min: 1, max: (st) => st.n, step: 1 },
       { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1 },
@@ -121,14 +124,18 @@ export default explorer({
     const [x, y] = ex[m];
     const score = (g, gain) => fmtNdcg(ndcgAt(g, null, k, gain, LOG2));
     const e = { exponential: s.a };
+    // the same two orderings under each gain, in colours of their own (not the ranking's
+    // and the ideal's): the linear pair, then the exponential pair on a scale of its own
+    const row = (key, g, gain, name) => ({ key, kind: key[0], gain, grades: g,
+      title: `${key[0].toUpperCase()}, ${name}: nDCG@${k} = ${score(g, gain)}` });
     return {
       rows: [
-        { key: "x", title: `Ordering X: nDCG@${k} linear ${score(x, "linear")}, exponential ${score(x, e)}`, grades: x },
-        { key: "y", kind: "ideal", title: `Ordering Y: nDCG@${k} linear ${score(y, "linear")}, exponential ${score(y, e)}`, grades: y },
+        row("x_lin", x, "linear", "linear gain"), row("y_lin", y, "linear", "linear gain"),
+        row("x_exp", x, e, `gain ${power(s.a)} − 1`), row("y_exp", y, e, `gain ${power(s.a)} − 1`),
       ],
       gain: "linear", discount: LOG2, k,
-      legend: `A reversal (example ${m + 1} of ${ex.length}): linear gain prefers Y, ${s.a}^rel − 1 prefers X. `
-        + "Bars show linear gain × discount.",
+      legend: `A reversal (example ${m + 1} of ${ex.length}): linear gain prefers Y, ${power(s.a)} − 1 prefers X. `
+        + "Each bar is gain × discount; the two gains have their own scales.",
     };
   },
   predict: {
@@ -138,7 +145,7 @@ export default explorer({
     apply: (s) => Object.assign(s, { a: 4 }),
     answer: (a, b) => ({ up: "more", down: "fewer" })[direction(a, b, "reversed")] || "the same",
     why: (a, b) => `Reversed pairs went from ${group(a.reversed)} to ${group(b.reversed)} of ${group(b.pairs)}: `
-      + "the further a^rel − 1 is from linear, the more often the two gains disagree.",
+      + "the further aʳᵉˡ − 1 is from linear, the more often the two gains disagree.",
   },
   draw(out, s, r, ctx) {
     if (judgedOf(s).some((g) => g > 0)) fill(s, ctx);
@@ -148,17 +155,17 @@ export default explorer({
       next.on = { click: () => { ctx.local.example = (ctx.local.example || 0) + 1; ctx.refresh(); } };
       out.append(next);
     } else if (!ex.length) out.append(para("No pair of orderings reverses for this multiset, cutoff and a."));
-    out.append(para(`Judged grades: ${judgedOf(s).join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${s.a}^rel − 1.`));
+    out.append(para(`Judged grades: ${judgedOf(s).join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${power(s.a)} − 1.`));
     out.append(chart([
       { xs: CURVE_AS, ys: curveOver(s), label: "reversed pairs (%)", markers: true },
       { xs: [s.a], ys: [100 * r.share], color: "c1", points: true, big: true, label: "current a" },
-    ], { title: "Reversed pairs (%) against the gain base a", xlabel: "a in a^rel − 1", xticks: [1.1, 2, 3, 4, 6, 10],
+    ], { title: "Reversed pairs (%) against the gain base a", xlabel: "a in aʳᵉˡ − 1", xticks: [1.1, 2, 3, 4, 6, 10],
          ymin: 0 }));
   },
   readouts: (s, r) => [
-    ["orderings =", "orderings", String(r.orderings)],
-    ["pairs =", "pairs", String(r.pairs)],
-    ["reversed =", "reversed", String(r.reversed)],
+    ["orderings =", "orderings", fmtCount(r.orderings)],
+    ["pairs =", "pairs", fmtCount(r.pairs)],
+    ["reversed =", "reversed", fmtCount(r.reversed)],
     [`share (${(100 * r.share).toFixed(1)}%) =`, "share", fmt(r.share)],
   ],
 });

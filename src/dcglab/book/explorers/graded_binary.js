@@ -24,7 +24,8 @@ export default explorer({
   },
   editable: RANKINGS,
   ranking: (s) => ({
-    rows: RANKINGS.map((name) => ({ key: name, title: `Ranking ${NAMES[name]}`, grades: s[name], list: name })),
+    rows: RANKINGS.map((name) => ({ key: name, kind: name === "second" ? "v" : undefined,
+                                    title: `Ranking ${NAMES[name]}`, grades: s[name], list: name })),
     gain: "linear", discount: LOG2, k: kOf(s),
   }),
   presets: (s) => [
@@ -42,6 +43,34 @@ export default explorer({
   },
   draw(out, s, r) {
     const k = kOf(s);
+    // what each rank adds to AP and to nDCG@k, U and V side by side: each ranking's bars
+    // add up to its score, so AP's indifference to grades shows as bars of one height
+    const xs = s.first.map((_, i) => i + 1);
+    const ndcgParts = (g) => {
+      const ideal = dcgCurve(idealOrder(g, "linear"), "linear", LOG2)[Math.min(k, g.length) - 1];
+      return discountedGains(g, "linear", LOG2).map((x, i) => (i < k ? ndcgRatio(x, ideal, "zero") : 0));
+    };
+    const parts = {
+      ap: RANKINGS.map((name) => contributions(s[name], 0.8).ap),
+      ndcg: RANKINGS.map((name) => ndcgParts(s[name])),
+    };
+    const top = Math.max(1e-12, ...parts.ap.flat(), ...parts.ndcg.flat());
+    const row = node("div", { class: "dcglab-charts" });
+    const pair = (key, what, values) => RANKINGS.map((name, j) => ({
+      kind: "bar", xs, ys: parts[key][j], color: j ? "c4" : "c0", share: 0.4, shift: j ? 0.2 : -0.2,
+      label: `${NAMES[name]}: ${what} (sum ${values[j]})`,
+    }));
+    row.append(chart(pair("ap", "P@i / R at each relevant rank", [fmt(r.ap_first), fmt(r.ap_second)]),
+      { title: `AP: U ${fmt(r.ap_first)}, V ${fmt(r.ap_second)} (${pick(r.ap_first, r.ap_second)})`,
+        xlabel: "rank i", xticks: xs, xmin: 0.5, xmax: xs.length + 0.5, ymin: 0, ymax: top * 1.05,
+        width: 340, height: 190, alt: "What each rank adds to AP" }));
+    const nd = (x) => (x === null ? "undefined" : fmt(x));
+    row.append(chart(pair("ndcg", `gain × discount / IDCG@${k}`, [nd(r.ndcg_linear_first), nd(r.ndcg_linear_second)]),
+      { title: `nDCG@${k}: U ${nd(r.ndcg_linear_first)}, V ${nd(r.ndcg_linear_second)} `
+          + `(${pick(r.ndcg_linear_first ?? 0, r.ndcg_linear_second ?? 0)})`,
+        xlabel: "rank i", xticks: xs, xmin: 0.5, xmax: xs.length + 0.5, ymin: 0, ymax: top * 1.05,
+        width: 340, height: 190, alt: `What each rank adds to nDCG@${k}, linear gain` }));
+    out.append(row);
     out.append(table(["ranking", "AP", `nDCG@${k} linear`, `nDCG@${k} exponential`, "grades"], [
       ["prefers", pick(r.ap_first, r.ap_second), pick(r.ndcg_linear_first ?? 0, r.ndcg_linear_second ?? 0),
        pick(r.ndcg_exponential_first ?? 0, r.ndcg_exponential_second ?? 0), ""],

@@ -1,4 +1,5 @@
 // Chapter 6: the base cancels for 1/log_b(i+1) but not for the Järvelin-Kekäläinen form.
+const logBase = (x, b) => Math.log(x) / Math.log(b);
 function atBase(s, kind, b) {
   return curves(s.grades, null, s.gain, { kind, base: b }, s.k);
 }
@@ -26,12 +27,16 @@ export default explorer({
   },
   ranking: (s, r) => ({
     rows: [
-      { key: "system", title: `Your ranking, discount 1/log_${s.base}(i+1)`, grades: s.grades, list: "grades" },
+      { key: "system", title: `Your ranking, discount 1/log${subscript(s.base)}(i+1)`, grades: s.grades, list: "grades" },
       { key: "ideal", kind: "ideal", title: "Ideal ranking", grades: idealOrder(s.grades, s.gain) },
     ],
     gain: s.gain, discount: { kind: "log", base: s.base }, k: s.k,
     totals: [{ row: "system", label: `DCG@${s.k}` }, { row: "ideal", label: `IDCG@${s.k}` }],
-    ratio: `Both stacks scale by the same factor as b moves, so their ratio, nDCG = ${fmtNdcg(r.ndcg_log)}, stays put.`,
+    ratio: (s.base > 2
+      ? `At b = ${s.base} the weight at rank 1 is 1/log${subscript(s.base)}2 = ${fmt(1 / logBase(2, s.base), 2)}, above 1: `
+        + "each bar reaches above its gain's outline (the striped part is what the weight adds). "
+      : s.base < 2 ? `At b = ${s.base} every weight is below 1/log₂: the bars shrink. ` : "")
+      + `Both stacks scale by the same factor as b moves, so their ratio, nDCG = ${fmtNdcg(r.ndcg_log)}, stays put.`,
   }),
   presets: (s) => rankingPresets(s),
   predict: {

@@ -1,22 +1,22 @@
 // The JavaScript twin of dcglab's formulas, used by the explorers on the static site.
 // Each function mirrors one Python function; tests/test_js_twin.py evaluates this file in
 // Chromium over exhaustive small inputs and requires agreement with dcglab within 1e-12.
-//   gainValue      <-> dcglab.gains.gain_values
-//   weights, relativeWeight <-> dcglab.discounts.Discount.weights (w_r, w_r / w_1)
+//   gainValue      <-> dcglab.formulas.gains.gain_values
+//   weights, relativeWeight <-> dcglab.formulas.discounts.Discount.weights (w_r, w_r / w_1)
 //   discountedGains <-> gain_values(grades) * Discount.weights(n)
-//   dcgCurve       <-> dcglab.measures.dcg_curve
-//   idealOrder     <-> dcglab.ideal.ideal_order
-//   ndcgRatio      <-> dcglab.measures.ndcg_ratio (the division and the IDCG = 0 policy)
-//   curves, ndcgAt <-> dcglab.measures.curves, dcglab.measures.ndcg
-//   averagePrecision, reciprocalRank, rbpWeights, rbp, err, errReach <-> dcglab.usermodels
+//   dcgCurve       <-> dcglab.formulas.measures.dcg_curve
+//   idealOrder     <-> dcglab.formulas.ideal.ideal_order
+//   ndcgRatio      <-> dcglab.formulas.measures.ndcg_ratio (the division and the IDCG = 0 policy)
+//   curves, ndcgAt <-> dcglab.formulas.measures.curves, dcglab.formulas.measures.ndcg
+//   averagePrecision, reciprocalRank, rbpWeights, rbp, err, errReach <-> dcglab.formulas.usermodels
 //   contributions  <-> the same measures, one share per rank (the shares sum to the score)
-//   (in reversals.js) orderings, ndcgOfOrderings, discordantPairs, countReversals <-> dcglab.reversals
+//   (in reversals.js) orderings, ndcgOfOrderings, discordantPairs, countReversals <-> dcglab.formulas.reversals
 //   reversalBasis, orderingKeys, reversalsAgainst: the same count, the first gain's part kept
 //   reversalExamples: pairs of orderings that the two gains rank in opposite orders
-//   meanNdcg       <-> dcglab.measures.mean_ndcg
-//   swapDeltas     <-> dcglab.ltr.swap_deltas
+//   meanNdcg       <-> dcglab.formulas.measures.mean_ndcg
+//   swapDeltas     <-> dcglab.formulas.ltr.swap_deltas
 //   decodeCodes    <-> dcglab.book.cranfield_payload.decode_codes
-//   directionChanges <-> dcglab.cranfield.direction_changes
+//   directionChanges <-> dcglab.collections.cranfield.direction_changes
 // Every explorer computes through these functions only; the explorers' own files
 // draw and label.
 
@@ -130,7 +130,7 @@ export function cg(grades, k, gain) {
   return s;
 }
 
-// ---- user models (dcglab.usermodels) ---------------------------------------------
+// ---- user models (dcglab.formulas.usermodels) ---------------------------------------------
 
 // Binary relevance: 1 where the grade reaches the threshold.
 export function relevant(grades, threshold = 1) {
@@ -221,7 +221,7 @@ export function contributions(grades, p, maxGrade = 3) {
   };
 }
 
-// ---- aggregation (dcglab.measures.mean_ndcg) ---------------------------------------
+// ---- aggregation (dcglab.formulas.measures.mean_ndcg) ---------------------------------------
 
 // Mean nDCG@k over queries; policy for IDCG = 0: "zero" | "one" | "skip" (null if all skipped).
 export function meanNdcg(rankings, judged, k, gain, discount, policy) {
@@ -229,7 +229,7 @@ export function meanNdcg(rankings, judged, k, gain, discount, policy) {
   return mean(values.filter((v) => v !== null));
 }
 
-// ---- learning to rank (dcglab.ltr) ---------------------------------------------------
+// ---- learning to rank (dcglab.formulas.ltr) ---------------------------------------------------
 
 // deltas[i][j]: change in nDCG@k when the documents at ranks i+1 and j+1 swap.
 export function swapDeltas(grades, k, gain, discount) {

@@ -1,4 +1,4 @@
-// The JavaScript twin of dcglab.significance for small paired samples (the chapter on
+// The JavaScript twin of dcglab.statistics.significance for small paired samples (the chapter on
 // comparing systems). tests/test_comparing_explorer.py locks each function to Python:
 //   pairedStats    <-> mean, effect_size, paired_t_test (statistic)
 //   studentTwoSided <-> the two-sided p-value of paired_t_test (scipy.special.stdtr)

@@ -1,5 +1,5 @@
-// Chapter 12's pooling arithmetic, the JS twin of dcglab.pooling (pool, kendall_tau), of
-// Judged@k (dcglab.batch.binary) and of PoolExplorer.compute; nDCG itself comes from measures.js.
+// Chapter 12's pooling arithmetic, the JS twin of dcglab.collections.pooling (pool, kendall_tau), of
+// Judged@k (dcglab.evaluation.batch.binary) and of PoolExplorer.compute; nDCG itself comes from measures.js.
 // Concatenated after measures.js; tests/test_pool_explorer.py locks it to Python.
 
 // Document indices from fixed-width base-36 digits (dcglab's encode_indices).

@@ -1,4 +1,4 @@
-// The JavaScript twin of dcglab.reversals, concatenated after measures.js (base.py's
+// The JavaScript twin of dcglab.formulas.reversals, concatenated after measures.js (base.py's
 // TWIN): orderings of a multiset and the reversals between two gains over them.
 // tests/test_js_twin.py locks these functions to dcglab like those of measures.js.
 
@@ -53,7 +53,7 @@ export function ndcgOfOrderings(rows, k, gain, discount) {
   });
 }
 
-// Scores equal to twelve decimals tie, as in dcglab.reversals.tie_keys.
+// Scores equal to twelve decimals tie, as in dcglab.formulas.reversals.tie_keys.
 export function tieKey(x) {
   return Math.floor(x * 1e12 + 0.5);
 }

@@ -4,12 +4,12 @@
 // value also carries its sign, so colour is never the only cue.
 const anyRelevant = (s) => s.grades.some((g) => g > 0);
 
-// An opaque tint over white with dark text, so the text keeps >= 4.5:1 in both modes.
+// A tint over the explorer's own background (white or dark) with its own text colour,
+// so small changes stay faint in both modes and the text keeps >= 4.5:1.
 function tint(v, big) {
-  const a = 0.6 * Math.min(1, Math.abs(v) / big);
-  const [r, g, b] = v > 0 ? [214, 39, 40] : [31, 119, 180];
-  const mix = (c) => Math.round(255 + (c - 255) * a);
-  return `rgb(${mix(r)}, ${mix(g)}, ${mix(b)})`;
+  const pct = Math.round(60 * Math.min(1, Math.abs(v) / big));
+  const c = v > 0 ? "rgb(214, 39, 40)" : "rgb(31, 119, 180)";
+  return `color-mix(in srgb, ${c} ${pct}%, var(--dcglab-bg))`;
 }
 
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(3);
@@ -83,7 +83,7 @@ export default explorer({
       const v = d[i][j - 1];
       const b = node("button", { type: "button", class: i + 1 === r.best_i && j === r.best_j ? "dcglab-cell dcglab-best" : "dcglab-cell",
         "aria-label": `swap ranks ${i + 1} and ${j}: ΔnDCG ${signed(v)}`, "aria-describedby": detailId,
-        ...(v !== 0 ? { style: `background: ${tint(v, big)}; color: #111` } : {}) }, text);
+        ...(v !== 0 ? { style: `background: ${tint(v, big)}` } : {}) }, text);
       b.on = {
         focus: show(i + 1, j),
         pointerenter: show(i + 1, j),

@@ -20,6 +20,23 @@ export function fmt(x, digits = 3) {
   return x === null || x === undefined ? "undefined" : x.toFixed(digits);
 }
 
+// One format for the numbers of every explorer: scores with three decimals, counts
+// grouped by thousands (16,110), signed changes with a true minus sign (−0.151).
+export function fmtCount(n) {
+  return n === null || n === undefined ? "undefined" : n.toLocaleString("en-US");
+}
+
+export function fmtSigned(x, digits = 3) {
+  if (x === null || x === undefined) return "undefined";
+  const v = Number(x.toFixed(digits));
+  return `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toFixed(digits)}`;
+}
+
+// A number as subscript digits, for log bases: log₁₀.
+export function subscript(x) {
+  return String(x).replace(/[0-9.]/g, (c) => (c === "." ? "." : "₀₁₂₃₄₅₆₇₈₉"[Number(c)]));
+}
+
 // "undefined (IDCG = 0)" for a skipped nDCG, else three decimals.
 export function fmtNdcg(x) {
   return x === null ? "undefined (IDCG = 0)" : fmt(x);
@@ -51,7 +68,7 @@ export function listSliders(state, name, opts = {}) {
   const label = opts.label || ((i) => `rank ${i + 1} grade`);
   const max = opts.max ?? 3;
   return state[name].map((_, i) => ({
-    param: `${name}.${i}`, label: label(i), min: 0, max, step: 1, group: opts.group,
+    param: `${name}.${i}`, label: label(i), min: 0, max, step: 1, group: opts.group, groupOpen: opts.open,
     ticks: Array.from({ length: max + 1 }, (_, g) => g),
     shown: opts.shown ? (s) => opts.shown(s, i) : undefined,
   }));
@@ -228,7 +245,8 @@ const kept = (x, name) => (name === "open" && x.nodeName === "DETAILS") || name 
 
 // The event types a described element may handle. The live element has one listener per
 // type, which calls the handler of the latest description (kept on the element).
-const HANDLERS = ["click", "focus", "pointerenter", "pointermove", "pointerleave"];
+const HANDLERS = ["click", "focus", "blur", "keydown", "pointerdown", "pointerenter", "pointermove", "pointerup",
+                  "pointercancel", "pointerleave"];
 
 function dispatch(ev) {
   const f = this.dcglabOn && this.dcglabOn[ev.type];

@@ -141,7 +141,10 @@ let available = 420;
 export function chart(series, opts) {
   const W = Math.round(opts.width ? Math.min(opts.width, available) : Math.min(available, 720));
   const H = opts.height || 220;
-  const m = { l: 44, r: 12, t: 22, b: 34 };
+  // a ratio's or a ringed point's name goes on a line of its own above the plot, over
+  // its x (never across a curve)
+  const named1 = series.some((s) => (s.kind === "ratio" || s.kind === "focus") && s.text);
+  const m = { l: opts.ylabel ? 56 : 44, r: 12, t: named1 ? 40 : 22, b: 34 };
   const xs = series.flatMap((s) => s.xs);
   const ys = series.filter((s) => s.kind !== "marker").flatMap((s) => s.ys.concat(s.y0s || []))
     .filter((y) => y !== null && y !== undefined);
@@ -163,17 +166,28 @@ export function chart(series, opts) {
     svg.append(e);
     return e;
   };
+  // a text on the line above the plot, centred on x as far as the chart's edges allow,
+  // with a short tick down to the plot
+  const aboveAt = (x, text, color) => {
+    const half = 3.4 * text.length;
+    const cx = Math.min(W - m.r - half, Math.max(m.l + half, x));
+    add("text", { x: cx, y: m.t - 8, "text-anchor": "middle", "font-size": 12, style: `fill: ${color}` }, text);
+    add("line", { x1: x, x2: x, y1: m.t - 5, y2: m.t, style: `stroke: ${color}; stroke-width: 1.5` });
+  };
   const paint = (s, j) => `var(--dcglab-${s.color || COLORS[j % COLORS.length]})`;
   add("line", { x1: m.l, y1: H - m.b, x2: W - m.r, y2: H - m.b, class: "dcglab-axis" });
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
   const { ticks, digits } = yTicks(ymin, ymax);
   for (const yv of ticks)
-    add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits));
+    add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits).replace(/^-/, "−"));
   const xt = opts.xticks || [xmin, xmax];
   for (const xv of xt)
-    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(xv));
+    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, opts.xfmt ? opts.xfmt(xv) : String(xv));
   if (opts.xlabel)
     add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, opts.xlabel);
+  if (opts.ylabel)
+    add("text", { x: 12, y: (H - m.b + m.t) / 2, "text-anchor": "middle", "font-size": 12,
+                  transform: `rotate(-90 12 ${(H - m.b + m.t) / 2})` }, opts.ylabel);
   if (opts.title) add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" }, opts.title);
   if (opts.note) add("text", { x: (W + m.l) / 2, y: (H - m.b + m.t) / 2, "text-anchor": "middle", "font-size": 13 }, opts.note);
   if (opts.zero && ymin < 0 && ymax > 0)
@@ -184,9 +198,11 @@ export function chart(series, opts) {
     const color = paint(s, j);
     if (s.kind === "bar") {
       // bars one x unit apart; `share` (of the unit) and `shift` put two series side by side
-      const bw = Math.abs(X(xmin + 1) - X(xmin)) * (s.share ?? 0.7);
+      // (`width`: the x units between bars, 1 unless given)
+      const unit = Math.abs(X(xmin + (s.width ?? 1)) - X(xmin));
+      const bw = unit * (s.share ?? 0.7);
       s.xs.forEach((x, i) => add("rect", {
-        x: X(x) + (s.shift ?? 0) * Math.abs(X(xmin + 1) - X(xmin)) - bw / 2, y: Y(Math.max(0, s.ys[i])), width: bw,
+        x: X(x) + (s.shift ?? 0) * unit - bw / 2, y: Y(Math.max(0, s.ys[i])), width: bw,
         ...(s.cls ? { class: s.cls } : {}),
         height: Math.abs(Y(0) - Y(s.ys[i])),
         style: s.hollow ? `fill: none; stroke: ${color}; stroke-width: 2` : `fill: ${color}`,
@@ -210,17 +226,13 @@ export function chart(series, opts) {
                     style: `fill: none; stroke: ${color}; stroke-width: 2` });
       add("rect", { class: "dcglab-ratio-part", x: x - w / 2, y: mid, width: w, height: base - mid,
                     style: `fill: ${color}` });
-      if (s.text) add("text", { x: x + w / 2 + 3 > W - 90 ? x - w / 2 - 3 : x + w / 2 + 3, y: Math.max(m.t + 10, top - 4),
-                                "text-anchor": x + w / 2 + 3 > W - 90 ? "end" : "start", "font-size": 12,
-                                style: `fill: ${color}` }, s.text);
+      if (s.text) aboveAt(x, s.text, color);
     } else if (s.kind === "focus") {
       // one point ringed and named: the value the ratio on another chart gives
       if (s.ys[0] === null) return;
       const x = X(s.xs[0]), y = Y(s.ys[0]);
       add("circle", { class: "dcglab-focus", cx: x, cy: y, r: 7, style: `fill: none; stroke: ${color}; stroke-width: 3` });
-      if (s.text) add("text", { x: x > W - 90 ? x - 10 : x + 10, y: Math.max(m.t + 10, y - 10),
-                                "text-anchor": x > W - 90 ? "end" : "start", "font-size": 12,
-                                style: `fill: ${color}` }, s.text);
+      if (s.text) aboveAt(x, s.text, color);
     } else if (s.kind === "marker") {
       const x = X(s.xs[0]);
       add("line", { x1: x, y1: m.t, x2: x, y2: H - m.b,
@@ -242,9 +254,15 @@ export function chart(series, opts) {
       if ((s.markers || s.points) && s.titles)
         s.xs.forEach((x, i) => {
           if (s.ys[i] === null) return;
-          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r: rad,
+          // sizes: a radius per point (e.g. by how many queries share it); counts: a number
+          // written inside a point large enough to hold it
+          const r = s.sizes ? s.sizes[i] : rad;
+          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r,
                                     style: s.open && s.open[i] ? ring : `fill: ${color}` });
           c.append(svgNode("title", {}, s.titles[i]));
+          if (s.counts && s.counts[i] > 1 && r >= 7)
+            add("text", { x: X(x), y: Y(s.ys[i]) + 4, "text-anchor": "middle", "font-size": 11,
+                          style: "pointer-events: none" }, String(s.counts[i]));
         });
       else if (s.markers || s.points) {
         // points without a tooltip: one path of circles per style (filled or open), so

@@ -14,8 +14,11 @@ function predictBox(p, ctx) {
   const start = ctx.state();
   q.textContent = `Predict first: ${p.question(start)}`;
   box.setAttribute("aria-label", "Predict, then reveal");
+  // the state the verdict describes: once the explorer shows another, the verdict goes
+  // and a line says how to see it again, so no sentence describes a state not shown
+  let shown = null;
   for (const choice of p.choices) {
-    const b = h("button", { type: "button", class: "dcglab-chip" }, choice);
+    const b = h("button", { type: "button", class: "dcglab-chip", "aria-pressed": "false" }, choice);
     b.addEventListener("click", () => {
       const s0 = ctx.initial();
       const before = ctx.compute(s0);
@@ -26,11 +29,24 @@ function predictBox(p, ctx) {
       verdict.textContent = `${mark}. ${p.why(before, after, s1, s0)}`;
       verdict.setAttribute("data-verdict", right === choice ? "right" : "wrong");
       box.setAttribute("data-answered", choice);
-      if (p.apply) ctx.setAll(s1, p.said ? p.said(s1) : "");
+      for (const o of buttons.children) o.setAttribute("aria-pressed", String(o === b));
+      shown = null;
+      // the explorer shows the state the verdict is about (the starting one, if no move)
+      ctx.setAll(s1, p.said ? p.said(s1) : "");
+      shown = ctx.key(ctx.state());
     });
     buttons.append(b);
   }
-  return box;
+  // called at each update with the state now shown
+  const sync = (state) => {
+    if (shown === null || ctx.key(state) === shown) return;
+    shown = null;
+    verdict.textContent = "You changed the explorer since: press a choice to see the answer again from the start.";
+    verdict.setAttribute("data-verdict", "stale");
+    box.removeAttribute("data-answered");
+    for (const o of buttons.children) o.setAttribute("aria-pressed", "false");
+  };
+  return { el: box, sync };
 }
 
 // Up, down or the same: how a result moved between two states.
@@ -50,7 +66,7 @@ function presetChips(presets, ctx) {
   box.append(h("span", { class: "dcglab-presets-label" }, "Load:"));
   for (const [label, patch] of presets) {
     const b = h("button", { type: "button", class: "dcglab-chip" }, label);
-    b.addEventListener("click", () => ctx.setAll(Object.assign(ctx.state(), JSON.parse(JSON.stringify(patch))),
+    b.addEventListener("click", () => ctx.jumpTo(Object.assign(ctx.state(), JSON.parse(JSON.stringify(patch))),
       `Loaded ${label}.`));
     box.append(b);
   }
@@ -71,14 +87,16 @@ export function stateFromHash(name, hash) {
   return null;
 }
 
-// Keep only known parameters whose value has the type of the current one.
-function sanitize(patch, state, params) {
+// Keep only known parameters whose value has the type of the current one; a list's
+// entries are integers within bounds[param] (grades: 0 to 9).
+function sanitize(patch, state, params, bounds = {}) {
   const out = {};
   for (const p of params) {
     if (!(p in patch)) continue;
     const a = patch[p], b = state[p];
     const ok = Array.isArray(b)
-      ? Array.isArray(a) && a.length === b.length && a.every((x) => Number.isInteger(x) && x >= 0 && x <= 9)
+      ? Array.isArray(a) && a.length === b.length
+        && a.every((x) => Number.isInteger(x) && x >= (bounds[p] || [0, 9])[0] && x <= (bounds[p] || [0, 9])[1])
       : typeof a === typeof b && (typeof a !== "number" || Number.isFinite(a));
     if (ok) out[p] = a;
   }
@@ -145,7 +163,8 @@ export function mount(model, el, spec) {
     const g = c.control.group;
     if (!g) { panel.append(c.row); continue; }
     if (!groups.has(g)) {
-      const d = h("details", { class: "dcglab-group", open: "" });
+      // open when these sliders are the only way to set their values (no cards)
+      const d = h("details", c.control.groupOpen || !spec.ranking ? { class: "dcglab-group", open: "" } : { class: "dcglab-group" });
       d.append(h("summary", {}, g));
       const inner = h("div", { class: "dcglab-controls" });
       d.append(inner);
@@ -154,7 +173,7 @@ export function mount(model, el, spec) {
     groups.get(g).append(c.row);
   }
   const tunable = [...new Set(controls.map((c) => c.control.param.split(".")[0])
-    .concat(spec.ranking ? spec.editable || ["grades"] : []))];
+    .concat(spec.editable || (spec.ranking ? ["grades"] : [])))];
   const ctx = {
     id: uid,
     state: readState,
@@ -169,18 +188,28 @@ export function mount(model, el, spec) {
     },
   };
   ctx.local = {};
+  // what tells two states apart: the parameters a reader can change (not the data)
+  ctx.key = (s) => JSON.stringify(tunable.map((p) => s[p]));
+  // a jump to a whole new state (a preset, Reset, a link): no "before your last change"
+  // ghosts, which would compare two unrelated states
+  ctx.jump = false;
+  ctx.jumpTo = (s, message) => {
+    ctx.jump = true;
+    try { ctx.setAll(s, message); } finally { ctx.jump = false; }
+  };
   ctx.refresh = () => update();
   const rank = spec.ranking ? rankView(spec.ranking, ctx) : null;
   reset.addEventListener("click", () => {
     if (rank) rank.home();
-    setAll(Object.assign(readState(), copy(initial)), "Back to the starting state.");
+    ctx.jumpTo(Object.assign(readState(), copy(initial)), "Back to the starting state.");
     root.focus({ preventScroll: true });
   });
   const view = h("div", { class: "dcglab-output" });
   const live = h("div", { class: "dcglab-readouts", role: "status", "aria-live": "polite", "aria-atomic": "true" });
   const saidEl = h("span", { class: "dcglab-said" });
   root.append(head);
-  if (spec.predict) root.append(predictBox(spec.predict, ctx));
+  const predict = spec.predict ? predictBox(spec.predict, ctx) : null;
+  if (predict) root.append(predict.el);
   if (spec.presets) root.append(presetChips(spec.presets(copy(initial)), ctx));
   if (rank) root.append(rank.el);
   root.append(panel, ...Array.from(groups.values(), (inner) => inner.parentElement), view, live);
@@ -236,6 +265,7 @@ export function mount(model, el, spec) {
     const same = tunable.every((p) => JSON.stringify(state[p]) === JSON.stringify(initial[p]));
     reset.disabled = same;
     const result = computeOnce(state);
+    if (predict) predict.sync(state);
     if (rank) rank.update(state, result);
     // draw() describes the output (see node in ui.js); morph writes what changed
     const drawing = node("div");
@@ -281,15 +311,44 @@ export function mount(model, el, spec) {
   // explorer scrolls into view and takes the focus.
   const loadHash = () => {
     const fromUrl = stateFromHash(spec.name, location.hash);
-    const patch = fromUrl ? sanitize(fromUrl, readState(), tunable) : {};
+    const patch = fromUrl ? sanitize(fromUrl, readState(), tunable, spec.bounds) : {};
     if (!Object.keys(patch).length) return false;
-    setAll(clampState(Object.assign(readState(), patch), controls), "Loaded the state in the link.");
+    ctx.jumpTo(Object.assign(readState(), patch), "Loaded the state in the link.");
     return true;
+  };
+  // Scroll to the explorer and focus it. The page above may still grow (other widgets
+  // render, MathJax typesets), so on a page opened from a link the scroll is repeated a
+  // few times in its first seconds, until the reader scrolls or types.
+  const land = (smooth) => {
+    root.scrollIntoView({ block: "start", behavior: smooth && !reducedMotion() ? "smooth" : "auto" });
+    root.focus({ preventScroll: true });
+  };
+  const landOnOpen = () => {
+    let moved = false;
+    const stop = () => { moved = true; };
+    const away = (ev) => { if (ev.target !== root) moved = true; };
+    const events = ["wheel", "touchstart", "keydown", "pointerdown"];
+    for (const e of events) window.addEventListener(e, stop, { once: true, passive: true });
+    document.addEventListener("focusin", away);
+    let top = null;
+    const again = (i) => {
+      if (moved || !root.isConnected) return;
+      const now = root.getBoundingClientRect().top;
+      if (top === null || Math.abs(now - top) > 2) {
+        land(false);
+        top = root.getBoundingClientRect().top;
+      }
+      if (i < 8) setTimeout(() => again(i + 1), 400);
+      else {
+        for (const e of events) window.removeEventListener(e, stop);
+        document.removeEventListener("focusin", away);
+      }
+    };
+    requestAnimationFrame(() => again(0));
   };
   const onHash = () => {
     if (!loadHash()) return;
-    root.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
-    root.focus({ preventScroll: true });
+    land(true);
   };
   // a link to the address already shown fires no hashchange: load its state again
   const onClick = (ev) => {
@@ -298,7 +357,7 @@ export function mount(model, el, spec) {
   };
   const hasWindow = typeof window !== "undefined" && typeof location !== "undefined";
   if (hasWindow) {
-    loadHash();
+    if (loadHash()) landOnOpen();
     window.addEventListener("hashchange", onHash);
     document.addEventListener("click", onClick);
   }

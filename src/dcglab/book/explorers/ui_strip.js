@@ -71,8 +71,16 @@ function rankView(spec, ctx) {
   const helpId = `${ctx.id}-help`;
   let totalsEls = [];
   let kinds = {};
-  const legend = h("p", { class: "dcglab-help" });
+  const legend = h("div", { class: "dcglab-help dcglab-key" });
+  let legendKey = "";
   let ratioEl = null;
+  // the details line: the pointed or focused card's numbers (aria-hidden: a card's name has them)
+  const detail = h("p", { class: "dcglab-detail", "aria-hidden": "true" });
+  let detailOf = null;
+  function showDetail(c) {
+    detailOf = c;
+    setText(detail, c ? c.what : "Point at a card, or focus it, for its numbers.");
+  }
 
   function makeRow(row) {
     const wrap = h("div", { class: "dcglab-strip-row" });
@@ -100,18 +108,25 @@ function rankView(spec, ctx) {
     const bar = h("span", { class: "dcglab-bar" });
     const fill = h("span", { class: "dcglab-fill" });
     const ghost = h("span", { class: "dcglab-ghost" });
-    area.append(bar, fill, ghost);
+    // the part of gain x discount above the gain, where a weight exceeds 1
+    const extra = h("span", { class: "dcglab-extra" });
+    area.append(bar, fill, extra, ghost);
     const grade = h("span", { class: "dcglab-card-grade" });
     const rank = h("span", { class: "dcglab-card-rank" });
     // a card's accessible name is its text: the visible grade and rank, then a fuller
     // description for screen readers (so the name contains what is seen)
     const sr = h("span", { class: "dcglab-sr" });
-    // the numbers of the rank, shown on hover and keyboard focus (styles.css); the same
-    // text is in the card's name, so the tip itself is hidden from screen readers
-    const tip = h("span", { class: "dcglab-tip", "aria-hidden": "true" });
-    card.append(area, grade, rank, sr, tip);
-    const c = { card, area, bar, fill, ghost, grade, rank, sr, tip, fillPx: null, barPx: null };
-    if (editable) bindCard(r, c);
+    card.append(area, grade, rank, sr);
+    const c = { card, area, bar, fill, extra, ghost, grade, rank, sr, what: "", fillPx: null, barPx: null };
+    // the numbers of the rank, on hover and keyboard focus, go to the details line under
+    // the strips (never over text); the same text is in an editable card's name
+    card.addEventListener("pointerenter", () => showDetail(c));
+    card.addEventListener("pointerleave", () => showDetail(null));
+    if (editable) {
+      card.addEventListener("focus", () => { if (card.matches(":focus-visible")) showDetail(c); });
+      card.addEventListener("blur", () => showDetail(null));
+      bindCard(r, c);
+    }
     return c;
   }
 
@@ -218,10 +233,16 @@ function rankView(spec, ctx) {
     const max = v.max ?? 3;
     const n = Math.max(...v.rows.map((row) => row.grades.length));
     const w = disc ? weights(n, disc) : new Array(n).fill(1);
-    const top = gainValue(max, v.gain) * Math.max(1, ...w);
+    // one scale per gain (rows may each name a gain): the top grade's largest bar fills it
+    const scales = {};
+    for (const row of v.rows) {
+      const gain = row.gain ?? v.gain, key = JSON.stringify(gain);
+      scales[key] = BAR_PX / (gainValue(max, gain) * Math.max(1, ...w) || 1);
+    }
     ctx.max = max;
     ctx.gain = v.gain;
-    ctx.scale = BAR_PX / (top || 1);
+    ctx.scale = scales[JSON.stringify(v.gain)] ?? Object.values(scales)[0];
+    ctx.scales = scales;
     const seen = new Set();
     const fills = {};
     for (const row of v.rows) {
@@ -236,16 +257,33 @@ function rankView(spec, ctx) {
     kinds = Object.fromEntries(v.rows.map((row) => [row.key, row.kind || "system"]));
     // the legend names the cutoff's marks only when some rank lies after k
     const cut = v.rows.some((row) => (rowCut(row, v) ?? row.grades.length) < row.grades.length);
-    setText(legend, v.legend ?? (v.discount
-      ? "Outlined bar: the gain. Filled: gain × discount, what the rank adds to DCG. Hatched: what the discount takes away."
-        + (cut ? " Dashed and grey: after the cutoff k." : "") + " Dotted line: the filled height before your last change."
-      : `Each bar is a gain.${cut ? " Dashed and grey: after the cutoff k, not counted." : ""}`));
+    const boost = Object.values(fills).some((f) => f.boost);
+    const items = v.legend === "" ? [] : v.discount
+      ? [["outline", "gain"], ["fill", "gain × discount (adds to DCG)"], ["hatch", "lost to the discount"]]
+      : [["fill", "gain"]];
+    if (boost) items.push(["extra", "added by a weight above 1"]);
+    if (cut && v.legend !== "") items.push(["after", "after the cutoff k, not counted"]);
+    if (v.legend !== "" && v.rows.some((row) => row.list)) items.push(["ghost", "before your last change"]);
+    const key = JSON.stringify([v.legend, items]);
+    if (key !== legendKey) {
+      legendKey = key;
+      legend.replaceChildren();
+      if (v.legend) legend.append(v.legend);
+      for (const [mark, text] of items) {
+        const item = h("span", { class: "dcglab-key-item" });
+        item.append(h("span", { class: `dcglab-key-mark dcglab-key-${mark}`, "aria-hidden": "true" }), text);
+        legend.append(item);
+      }
+    }
+    if (detailOf && !detailOf.card.isConnected) showDetail(null);
+    else setText(detail, detailOf ? detailOf.what : "Point at a card, or focus it, for its numbers.");
     drawTotals(v, fills);
   }
 
   function drawRow(r, row, v, w) {
     const g = row.grades, n = g.length, k = Math.min(rowCut(row, v) ?? n, n);
     const editable = Boolean(row.list);
+    const rowGain = row.gain ?? v.gain, scale = ctx.scales[JSON.stringify(rowGain)];
     if (r.all === undefined || r.all.length !== n) {
       (r.all || []).forEach((c) => c.card.remove());
       r.all = Array.from({ length: n }, () => makeCard(r, editable));
@@ -274,33 +312,40 @@ function rankView(spec, ctx) {
     r.focus = undefined;
     const parts = [];
     const labels = [];
+    let boost = false;
     order.forEach((c, i) => {
       // an unranked row (documents no ranking placed) has no discount: the bar is its gain
-      const gain = gainValue(g[i], v.gain), dg = row.unranked ? gain : gain * w[i];
-      const barPx = gain * ctx.scale, fillPx = dg * ctx.scale;
+      const gain = gainValue(g[i], rowGain), dg = row.unranked ? gain : gain * w[i];
+      const barPx = gain * scale, fillPx = dg * scale;
       const below = i >= k;
       if (!below) parts.push(dg);
-      const cls = ["dcglab-card", below ? "dcglab-below" : "", i === k && k < n ? "dcglab-cut" : "",
+      // a weight above 1: the filled part reaches above the gain's outline
+      const over = fillPx > barPx + 0.5;
+      boost = boost || over;
+      setStyle(c.extra, "bottom", over ? `${barPx}px` : "0px");
+      setStyle(c.extra, "height", over ? `${fillPx - barPx}px` : "0px");
+      const cls = ["dcglab-card", below ? "dcglab-below" : "", i === k && k < n ? "dcglab-cut" : "", over ? "dcglab-over" : "",
         g[i] === 0 ? "dcglab-zero" : "", (row.marks && row.marks[i]) || ""].filter(Boolean).join(" ");
       if (c.card.className !== cls) c.card.className = cls;
       if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
       if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
-      const still = c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
+      const still = ctx.jump || c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
       if (!still) setStyle(c.ghost, "bottom", `${c.fillPx}px`);
       if (c.ghost.hidden !== still) c.ghost.hidden = still;
       setStyle(c.bar, "height", `${barPx}px`);
       setStyle(c.fill, "height", `${fillPx}px`);
       c.barPx = barPx;
       c.fillPx = fillPx;
-      const gl = v.gain === "linear" ? "" : ` → ${gainLabel(g[i], v.gain)}`;
+      const gl = rowGain === "linear" ? "" : ` → ${gainLabel(g[i], rowGain)}`;
       setText(c.grade, `${g[i]}${gl}`);
       setText(c.rank, row.unranked ? `d${i + 1}` : `#${i + 1}`);
       const what = (row.unranked ? `document d${i + 1}, not ranked` : `rank ${i + 1}`)
-        + `: grade ${g[i]}, gain ${gainLabel(g[i], v.gain)}`
-        + (v.discount && !row.unranked ? `, discounted gain ${fmt(dg)}` : "") + (below ? `, after the cutoff ${k}` : "")
+        + `: grade ${g[i]}, gain ${gainLabel(g[i], rowGain)}`
+        + (v.discount && !row.unranked ? `, discounted gain ${fmt(dg)}` : "")
+        + (over ? ` (weight ${fmt(w[i], 2)} > 1)` : "") + (below ? `, after the cutoff ${k}` : "")
         + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
       if (editable) setText(c.sr, `, ${what}`);
-      setText(c.tip, what.charAt(0).toUpperCase() + what.slice(1));
+      c.what = `${row.title}. ${what.charAt(0).toUpperCase()}${what.slice(1)}.`;
       labels.push(what);
     });
     const name = `${row.title}. ${labels.join("; ")}`;
@@ -310,6 +355,7 @@ function rankView(spec, ctx) {
       const dx = (was.get(r.ids[i]) - i) * r.pitch;
       if (dx !== 0) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
     });
+    parts.boost = boost;
     return parts;
   }
 
@@ -348,7 +394,7 @@ function rankView(spec, ctx) {
         if (i < parts.length) setStyle(seg, "height", `${parts[i] * scale}px`);
       });
       const px = sums[j] * scale;
-      if (e.px !== null && Math.abs(e.px - px) > 0.5) {
+      if (e.px !== null && Math.abs(e.px - px) > 0.5 && !ctx.jump) {
         animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
         e.ghost.hidden = false;
         setStyle(e.ghost, "bottom", `${e.px}px`);
@@ -370,6 +416,8 @@ function rankView(spec, ctx) {
     "Drag a card to another rank, or focus it and press ← or → to move it; "
     + "click a bar at a height, or press a digit or ↑ ↓, to set its grade.");
   box.prepend(help, legend);
+  box.append(detail);
+  showDetail(null);
   // Reset puts every card back where it started.
   const home = () => { for (const r of rows.values()) if (r.ids) r.ids = r.ids.map((_, i) => i); };
   return { el: box, update, home };

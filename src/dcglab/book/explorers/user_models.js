@@ -33,12 +33,13 @@ export default explorer({
       + `and this ranking's rank 1 is ${s.grades[0] > 0 ? "relevant" : "not relevant"}.`,
   },
   draw(out, s, r, ctx) {
-    // one bar chart per measure: the bars of a measure add up to its score, all on one
-    // axis; a pinned state is drawn as outlined bars beside the current ones
+    // one bar chart per measure: the bars of a measure add up to its score; a pinned state is drawn as outlined bars beside the current ones
     const parts = contributions(s.grades, s.p);
     const pin = ctx.local.pin || null;
     const xs = s.grades.map((_, i) => i + 1);
-    const top = Math.max(1e-12, ...MEASURES.flatMap(([key]) => parts[key].concat(pin ? pin.parts[key] : [])));
+    // each panel on its own axis, up to its largest bar (a shared axis left RBP's and
+    // ERR's bars a few pixels tall); the bars of a panel add up to its score
+    const topOf = (key) => Math.max(1e-12, ...parts[key].concat(pin ? pin.parts[key] : []));
     const tools = node("div", { class: "dcglab-presets" });
     const pinButton = node("button", { type: "button", class: "dcglab-chip dcglab-pin" }, "Pin this state");
     pinButton.on = { click: () => {
@@ -74,7 +75,7 @@ export default explorer({
         title = `${name} = ${value} (pinned: ${was})`;
       }
       row.append(chart(series, { title, xlabel: "rank i", xticks: xs, xmin: 0.5,
-        xmax: xs.length + 0.5, ymin: 0, ymax: top * 1.05, width: 300, height: 170, alt: `${name} = ${value}` }));
+        xmax: xs.length + 0.5, ymin: 0, ymax: topOf(key) * 1.1, width: 300, height: 170, alt: `${name} = ${value}` }));
     }
     out.append(row);
   },

@@ -1,21 +1,21 @@
 """The Cranfield collection: its files, three retrieval models, and nDCG on them.
 
 Cranfield holds 1,400 abstracts on aeronautics, 225 queries and graded relevance
-judgments. :mod:`~dcglab.cranfield.data` downloads, checks and parses the files
-(:func:`load`); :mod:`~dcglab.cranfield.retrieval` indexes them and ranks the
+judgments. :mod:`~dcglab.collections.cranfield.data` downloads, checks and parses the files
+(:func:`load`); :mod:`~dcglab.collections.cranfield.retrieval` indexes them and ranks the
 documents with BIM, TF-IDF and BM25 (:class:`Index`, :func:`rank`);
-:mod:`~dcglab.cranfield.evaluation` computes per-query nDCG@k with
+:mod:`~dcglab.collections.cranfield.evaluation` computes per-query nDCG@k with
 :func:`dcglab.ndcg` (:func:`ndcg_by_query`), the table of the three models
 (:func:`table`) and the queries on which two models swap places between graded
-and binary gain (:func:`direction_changes`). :mod:`~dcglab.cranfield.search`
+and binary gain (:func:`direction_changes`). :mod:`~dcglab.collections.cranfield.search`
 holds the option lists of the configuration search.
 
->>> import dcglab.cranfield as cf
+>>> import dcglab.collections.cranfield as cf
 >>> cf.MODELS
 ('bim', 'tfidf', 'bm25')
 """
 
-from .data import (
+from dcglab.collections.cranfield.data import (
     ARCHIVE_HASH,
     ARCHIVE_SIZE,
     ARCHIVE_URL,
@@ -36,7 +36,7 @@ from .data import (
     parse_queries,
     verify,
 )
-from .evaluation import (
+from dcglab.collections.cranfield.evaluation import (
     BINARY,
     GAIN_NAMES,
     GRADED,
@@ -53,18 +53,17 @@ from .evaluation import (
     run_scores,
     table,
 )
-from .models import IDF, bim_scores, bm25_scores, lucene_length, tfidf_scores
-from .retrieval import (
+from dcglab.collections.cranfield.index import (
     LUCENE_STOP_WORDS,
     MODELS,
     STOP_LISTS,
     Config,
     Index,
     Tokeniser,
-    matches,
-    rank,
-    scores,
 )
+from dcglab.collections.cranfield.models import bim_scores, bm25_scores, lucene_length, tfidf_scores
+from dcglab.collections.cranfield.retrieval import matches, rank, scores
+from dcglab.collections.cranfield.weights import IDF
 
 __all__ = [
     "ARCHIVE_HASH",

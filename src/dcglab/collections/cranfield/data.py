@@ -204,7 +204,7 @@ def _instructions() -> str:
     return (
         f"Download {ARCHIVE_URL} by other means, extract it, and point dcglab at the folder "
         f"holding cran.all.1400, cran.qry and cranqrel: set the environment variable "
-        f"{ENV_VAR}=/path/to/folder, or pass data_dir=... to dcglab.cranfield.load()."
+        f"{ENV_VAR}=/path/to/folder, or pass data_dir=... to dcglab.collections.cranfield.load()."
     )
 
 

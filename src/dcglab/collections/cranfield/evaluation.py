@@ -15,11 +15,12 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from ..gains import exponential_gain
-from ..judgments import run_grades
-from ..measures import ndcg
-from .data import UNJUDGED, Collection
-from .retrieval import MODELS, Config, Index, rank
+from dcglab.collections.cranfield.data import UNJUDGED, Collection
+from dcglab.collections.cranfield.index import MODELS, Config, Index
+from dcglab.collections.cranfield.retrieval import rank
+from dcglab.collections.judgments import run_grades
+from dcglab.formulas.gains import exponential_gain
+from dcglab.formulas.measures import ndcg
 
 GRADED: dict[int, int] = {1: 4, 2: 3, 3: 2, 4: 1, -1: 0}
 """Graded gain :math:`5 - \\text{code}` for codes 1..4; code −1 is non-relevant (gain 0)."""
@@ -34,8 +35,8 @@ GAIN_NAMES: tuple[str, ...] = get_args(GainName)
 def gain_mapping(gain: GainName | Mapping[int, float]) -> dict[int, float]:
     """The gain table of a name in :data:`GAIN_NAMES`, or a mapping checked and completed.
 
-    Code 0 (:data:`~dcglab.cranfield.data.UNJUDGED`) is added with gain 0. The
-    exponential table applies :func:`dcglab.gains.exponential_gain` to :data:`GRADED`.
+    Code 0 (:data:`~dcglab.collections.cranfield.data.UNJUDGED`) is added with gain 0. The
+    exponential table applies :func:`dcglab.formulas.gains.exponential_gain` to :data:`GRADED`.
 
     Examples
     --------
@@ -64,7 +65,7 @@ def ndcg_by_query(
     r"""Per-query nDCG@k of a ranking, with :func:`dcglab.ndcg`.
 
     Each retrieved document gets its code from the qrels (unjudged documents
-    count 0, :func:`dcglab.judgments.run_grades`); the ideal is built from all
+    count 0, :func:`dcglab.collections.judgments.run_grades`); the ideal is built from all
     the query's judged codes, so the −1 documents are judged non-relevant.
     Gains: a name or mapping of :func:`gain_mapping`; the discount is
     :math:`1/\log_2(i + 1)`.

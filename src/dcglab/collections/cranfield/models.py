@@ -1,7 +1,7 @@
 r"""The three retrieval models' scores: the binary independence model (BIM), TF-IDF
 with cosine similarity and BM25, each a few sparse products over an
-:class:`~dcglab.cranfield.retrieval.Index`, and the weighting choices they take from a
-:class:`~dcglab.cranfield.retrieval.Config` (:data:`IDF`, :data:`TF`,
+:class:`~dcglab.collections.cranfield.index.Index`, and the weighting choices they take from a
+:class:`~dcglab.collections.cranfield.index.Config` (:data:`IDF`, :data:`TF`,
 :data:`QUERY_TFIDF`).
 """
 
@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
+from dcglab.collections.cranfield.weights import IDF, QUERY_TFIDF, TF
+
 if TYPE_CHECKING:
-    from .retrieval import Config, Index
+    from dcglab.collections.cranfield.index import Config, Index
 
 __all__ = [
     "IDF",
@@ -25,43 +27,6 @@ __all__ = [
     "lucene_length",
     "tfidf_scores",
 ]
-
-
-def _idf_rsj(N: int, n: np.ndarray) -> np.ndarray:
-    return np.log((N - n + 0.5) / (n + 0.5))
-
-
-IDF = {
-    "rsj": _idf_rsj,
-    "rsj+": lambda N, n: np.maximum(_idf_rsj(N, n), 0.0),
-    "lucene": lambda N, n: np.log1p((N - n + 0.5) / (n + 0.5)),
-    "smooth": lambda N, n: np.log((1 + N) / (1 + n)) + 1.0,
-    "plain": lambda N, n: np.log(N / n),
-    "plain+1": lambda N, n: np.log(N / n) + 1.0,
-}
-r"""Inverse document frequency variants; :math:`N` documents, :math:`n_t` contain term t.
-
-=============  ======================================================================
-``"rsj"``      :math:`\ln\frac{N - n_t + 0.5}{n_t + 0.5}` (Robertson–Spärck Jones
-               weight with no relevance information; negative when :math:`n_t > N/2`)
-``"rsj+"``     :math:`\max(0, \text{rsj})`
-``"lucene"``   :math:`\ln\bigl(1 + \frac{N - n_t + 0.5}{n_t + 0.5}\bigr)` (Lucene's BM25)
-``"smooth"``   :math:`\ln\frac{1 + N}{1 + n_t} + 1` (scikit-learn, ``smooth_idf=True``)
-``"plain"``    :math:`\ln\frac{N}{n_t}`
-``"plain+1"``  :math:`\ln\frac{N}{n_t} + 1` (scikit-learn, ``smooth_idf=False``)
-=============  ======================================================================
-"""
-
-
-TF = {
-    "raw": lambda tf: tf,
-    "log": lambda tf: 1.0 + np.log(tf),
-    "binary": lambda tf: np.ones_like(tf),
-}
-
-
-QUERY_TFIDF = {"binary": (False, False), "tf": (True, False), "binary-idf": (False, True)}
-QUERY_TFIDF["tf-idf"] = (True, True)
 
 
 def _with_data(m: sp.csr_matrix, data: np.ndarray) -> sp.csr_matrix:

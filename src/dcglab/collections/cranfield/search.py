@@ -7,11 +7,11 @@ which breaks ties in distance. Chapter 11 counts the grid from here.
 
 from __future__ import annotations
 
-from .evaluation import BINARY, GRADED
-from .retrieval import STOP_LISTS
+from dcglab.collections.cranfield.evaluation import BINARY, GRADED
+from dcglab.collections.cranfield.index import STOP_LISTS
 
 FIELDS = [("title", "abstract"), ("abstract",), ("title", "author", "bib", "abstract")]
-"""Fields indexed (:attr:`dcglab.cranfield.Config.fields`)."""
+"""Fields indexed (:attr:`dcglab.collections.cranfield.Config.fields`)."""
 STOPWORDS = ["lucene", "none", "sklearn"]
 """Stop lists; ``"sklearn"`` needs :func:`register_sklearn_stop_words` first."""
 STEMMERS = ["porter", "english", "none"]
@@ -62,7 +62,7 @@ def gain_tables(minus_one: str) -> dict[str, dict[int, int]]:
 
 def register_sklearn_stop_words() -> None:
     """Add scikit-learn's 318-word English stop list as ``"sklearn"`` to
-    :data:`dcglab.cranfield.STOP_LISTS` (scikit-learn is a test dependency)."""
+    :data:`dcglab.collections.cranfield.STOP_LISTS` (scikit-learn is a test dependency)."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     STOP_LISTS.setdefault("sklearn", frozenset(ENGLISH_STOP_WORDS))

@@ -27,8 +27,8 @@ module             what it does
 =================  ===========================================================
 
 The conventions every step applies are one checked value,
-:class:`dcglab.options.Conventions`. Names are loaded on first use, so that the
-command line can set the process up (:mod:`dcglab.process`) before polars loads.
+:class:`dcglab.evaluation.options.Conventions`. Names are loaded on first use, so that the
+command line can set the process up (:mod:`dcglab.cli.process`) before polars loads.
 """
 
 from __future__ import annotations

@@ -21,8 +21,9 @@ qrels, and :math:`n` the documents retrieved:
 where :math:`b_i` counts the judged non-relevant documents above rank :math:`i`.
 ``success.K`` is 1 when a relevant document is in the top K; ``iprec_at_recall``
 is the best precision at or below the rank where the share ``x`` of :math:`R`
-(rounded half up) is found; ``gm_map`` is AP per query, averaged geometrically
-(:func:`summary`). As in trec_eval, P@k counts missing ranks below the end of a
+(rounded half up) is found; ``gm_map`` is AP per query and ``gm_bpref`` bpref
+per query, averaged geometrically (:func:`summary`). As in trec_eval, P@k
+counts missing ranks below the end of a
 list as not relevant, and a query without relevant documents scores 0.
 
 **Order of the sums.** AP, AP@k and bpref add their terms left to right in rank
@@ -36,21 +37,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
-from ..measure_families import FAMILIES as FAMILY_RECORDS
-from ..measure_families import FAMILY
-from ..measures import clamp_k
+from dcglab.evaluation.measure_families import FAMILIES as FAMILY_RECORDS
+from dcglab.evaluation.measure_families import FAMILY
+from dcglab.evaluation.measure_names import is_ir_name
+from dcglab.formulas.measures import clamp_k
 
 __all__ = [
     "COUNTS",
     "FAMILIES",
     "MIN_GEO_MEAN",
     "Ranking",
+    "Steps",
     "binary_measure",
     "binary_values",
+    "docno_ascending",
+    "stand_in",
     "summary",
 ]
 
@@ -89,10 +95,33 @@ def _at(matrix: np.ndarray, column: np.ndarray) -> np.ndarray:
     return np.take_along_axis(matrix, column[:, None], axis=1)[:, 0]
 
 
-def _ap_terms(rel: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Running AP sums, left to right in rank order (sequential, as trec_eval adds)."""
-    terms = np.where(rel, found / np.arange(1, rel.shape[1] + 1), 0.0)
-    return np.cumsum(terms, axis=1)
+class Steps:
+    """The running sums a ranking's measures share, each computed once, when first
+    asked for: ``found`` (relevant documents by rank), ``ap`` (AP's running sum),
+    ``best_below`` (the best precision at or below each rank) and ``bpref``."""
+
+    def __init__(self, r: Ranking) -> None:
+        self.r = r
+
+    @cached_property
+    def found(self) -> np.ndarray:
+        return np.cumsum(self.r.rel, axis=1)
+
+    @cached_property
+    def ap(self) -> np.ndarray:
+        """Running AP sums, left to right in rank order (sequential, as trec_eval adds)."""
+        rel = self.r.rel
+        terms = np.where(rel, self.found / np.arange(1, rel.shape[1] + 1), 0.0)
+        return np.cumsum(terms, axis=1)
+
+    @cached_property
+    def best_below(self) -> np.ndarray:
+        precision = self.found / np.arange(1, self.found.shape[1] + 1)
+        return np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+
+    @cached_property
+    def bpref(self) -> np.ndarray:
+        return _bpref(self.r)
 
 
 def _bpref(r: Ranking) -> np.ndarray:
@@ -112,15 +141,17 @@ def _half_up(x: np.ndarray) -> np.ndarray:
     return np.where(x - low >= 0.5, low + 1, low).astype(np.int64)
 
 
-def _iprec(point: float, r: Ranking, found: np.ndarray) -> np.ndarray:
+def _iprec(
+    point: float, r: Ranking, s: Steps, rounding: Callable[[np.ndarray], np.ndarray] = _half_up
+) -> np.ndarray:
     """Interpolated precision at a recall point: the best precision at or below the
-    rank where ``round(point * R)`` relevant documents are found (all ranks for 0)."""
-    precision = found / np.arange(1, found.shape[1] + 1)
-    best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    need = _half_up(point * r.n_rel)
+    rank where ``rounding(point * R)`` relevant documents are found (all ranks for
+    0); trec_eval 10 rounds half up (C's ``lround``)."""
+    found = s.found
+    need = rounding(point * r.n_rel)
     total = found[:, -1]
     rank = np.argmax(found >= np.maximum(need, 1)[:, None], axis=1)
-    return np.where((need <= total) & (total > 0), _at(best_below, rank), 0.0)
+    return np.where((need <= total) & (total > 0), _at(s.best_below, rank), 0.0)
 
 
 def _upto(found: np.ndarray, k: float | None) -> np.ndarray:
@@ -128,41 +159,42 @@ def _upto(found: np.ndarray, k: float | None) -> np.ndarray:
     return found[:, clamp_k(k, found.shape[1]) - 1] if k else found[:, -1]
 
 
-def _map(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
-    return _ratio(_upto(_ap_terms(r.rel, found), k), r.n_rel)
+def _map(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
+    return _ratio(_upto(s.ap, k), r.n_rel)
 
 
-def _recip_rank(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+def _recip_rank(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
     first = r.rel.argmax(axis=1)
     hit = r.rel.any(axis=1) & (True if k is None else first < k)
     return np.where(hit, 1.0 / (first + 1), 0.0)
 
 
-def _rprec(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+def _rprec(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
     look = np.minimum(r.n_ret, r.n_rel)
-    hits = _at(found, np.clip(look - 1, 0, found.shape[1] - 1))
+    hits = _at(s.found, np.clip(look - 1, 0, s.found.shape[1] - 1))
     return np.where(look > 0, _ratio(hits, r.n_rel), 0.0)
 
 
-def _judged(r: Ranking, k: float | None, found: np.ndarray) -> np.ndarray:
+def _judged(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
     depth = r.n_ret if k is None else np.minimum(r.n_ret, k)
     return _ratio(_upto(np.cumsum(r.judged, axis=1), k), depth)
 
 
-Kernel = Callable[[Ranking, "float | None", np.ndarray], np.ndarray]
+Kernel = Callable[[Ranking, "float | None", Steps], np.ndarray]
 
-#: The kernel of each family over non-empty rankings: (ranking, k, relevant found by rank).
+#: The kernel of each family over non-empty rankings: (ranking, k, its shared sums).
 KERNELS: dict[str, Kernel] = {
     "map": _map,
     "gm_map": _map,
     "map_cut": _map,
-    "P": lambda r, k, found: _upto(found, k) / k,
-    "recall": lambda r, k, found: _ratio(_upto(found, k), r.n_rel),
-    "success": lambda r, k, found: (_upto(found, k) > 0).astype(float),
+    "P": lambda r, k, s: _upto(s.found, k) / k,
+    "recall": lambda r, k, s: _ratio(_upto(s.found, k), r.n_rel),
+    "success": lambda r, k, s: (_upto(s.found, k) > 0).astype(float),
     "recip_rank": _recip_rank,
     "Rprec": _rprec,
-    "bpref": lambda r, k, found: _bpref(r),
-    "iprec_at_recall": lambda r, k, found: _iprec(float(k), r, found),  # type: ignore[arg-type]
+    "bpref": lambda r, k, s: s.bpref,
+    "gm_bpref": lambda r, k, s: s.bpref,
+    "iprec_at_recall": lambda r, k, s: _iprec(float(k), r, s),  # type: ignore[arg-type]
     "Judged": _judged,
 }
 
@@ -175,9 +207,12 @@ COUNT_KERNELS: dict[str, Callable[[Ranking, np.ndarray], np.ndarray]] = {
 }
 
 
-def binary_measure(family: str, k: float | None, r: Ranking) -> np.ndarray:
+def binary_measure(
+    family: str, k: float | None, r: Ranking, steps: Steps | None = None
+) -> np.ndarray:
     """One binary measure of every row; ``k`` is the cutoff (the recall point of
-    ``iprec_at_recall``), ``None`` for the whole ranking.
+    ``iprec_at_recall``), ``None`` for the whole ranking; ``steps`` the ranking's
+    shared sums (:class:`Steps`), when other measures of it are computed too.
 
     Examples
     --------
@@ -191,13 +226,13 @@ def binary_measure(family: str, k: float | None, r: Ranking) -> np.ndarray:
     if family not in KERNELS and family not in COUNT_KERNELS:
         raise ValueError(f"binary measure must be one of {FAMILIES}, got {family!r}")
     width = r.rel.shape[1]
-    found = np.cumsum(r.rel, axis=1)
+    s = Steps(r) if steps is None else steps
     if family in COUNT_KERNELS:
-        last = found[:, -1] if width else np.zeros(len(r.rel), dtype=np.int64)
+        last = s.found[:, -1] if width else np.zeros(len(r.rel), dtype=np.int64)
         return COUNT_KERNELS[family](r, last)
     if width == 0:
         return np.zeros(len(r.rel))
-    return KERNELS[family](r, k, found)
+    return KERNELS[family](r, k, s)
 
 
 def level_flags(levels: np.ndarray, level: float, negative_grades: str) -> tuple[np.ndarray, ...]:
@@ -209,24 +244,92 @@ def level_flags(levels: np.ndarray, level: float, negative_grades: str) -> tuple
     return np.append(rel, False), np.append(judged, False)
 
 
-def binary_values(specs: Sequence, p, index: np.ndarray, level: float) -> dict[str, np.ndarray]:
-    """Every binary measure of ``specs`` for prepared queries ``p`` (a
-    :class:`dcglab.batch.preparation.Prepared`) whose grade levels in rank order are ``index``.
+def stand_in(p) -> np.ndarray:
+    """The queries of prepared ``p`` that trec_eval ``-c`` evaluates on a stand-in
+    ranking, one document not in the qrels (``trec_eval.c``): those missing from
+    the run, unless ``-J`` drops that document or ``-M 0`` cuts it."""
+    c = p.conventions
+    return (p.retrieved == 0) & (not c.judged_only) & (c.max_docs != 0)
 
-    A measure's own relevance level (``P(rel=2)@10``) replaces ``level``.
+
+def docno_ascending(p, width: int) -> np.ndarray:
+    """The grade levels of prepared ``p`` in rank order with each group of tied
+    scores in docno ascending order, as ir_measures' msmarco and judged providers
+    sort (by score, then docno), cut at ``width`` ranks (the whole ranking is
+    reordered first, so a tied group that straddles the cut is whole)."""
+    scores = p.ranked_scores
+    w = scores.shape[1]
+    place = np.arange(w)
+    new = np.ones(scores.shape, dtype=bool)
+    new[:, 1:] = scores[:, 1:] != scores[:, :-1]  # NaN padding: a group each
+    last = np.ones(scores.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    start = np.maximum.accumulate(np.where(new, place, 0), axis=1)
+    end = np.minimum.accumulate(np.where(last, place, w)[:, ::-1], axis=1)[:, ::-1]
+    return np.take_along_axis(p.ranked_index, start + end - place, axis=1)[:, :width]
+
+
+def _ir_variant(m, ir_measures: bool) -> str:
+    """Which ranking a measure reads: trec_eval's (``"trec"``), or under
+    ``ir_measures`` for ir_measures' ``Judged@k`` (``"judged"``: ties by docno
+    ascending, every qrels entry judged) and ``RR@k`` (``"ascending"``)."""
+    if not (ir_measures and is_ir_name(m)):
+        return "trec"
+    if m.family == "Judged":
+        return "judged"
+    return "ascending" if m.family == "recip_rank" and m.k is not None else "trec"
+
+
+def _nine(x: np.ndarray) -> np.ndarray:
+    """trec_eval 9's recall point rank, ``(long)(x + 0.9)`` (10.0 rounds: :func:`_half_up`)."""
+    return np.floor(x + 0.9).astype(np.int64)
+
+
+def binary_values(
+    specs: Sequence,
+    p,
+    index: np.ndarray,
+    level: float,
+    corrected: bool = True,
+    ir_measures: bool = False,
+) -> dict[str, np.ndarray]:
+    r"""Every binary measure of ``specs`` for prepared queries ``p`` (a
+    :class:`dcglab.evaluation.batch.preparation.Prepared`) whose grade levels in
+    rank order are ``index``.
+
+    A measure's own relevance level (``P(rel=2)@10``) replaces ``level``. For a
+    query left with no document (``-J``, ``-M 0``) trec_eval divides 0 by 0 in
+    ``iprec_at_recall`` at each point :math:`x` with :math:`\mathrm{round}(xR) = 0`
+    and prints ``-nan``: the value is NaN there, or 0 when ``corrected``. With
+    ``ir_measures``, the measures named in ir_measures' syntax give ir_measures'
+    numbers (:data:`dcglab.evaluation.presets.IR_MEASURES`).
     """
     out: dict[str, np.ndarray] = {}
-    rankings: dict[float, Ranking] = {}
+    rankings: dict[tuple[float, str], Ranking] = {}
+    steps: dict[tuple[float, str], Steps] = {}
     n_ret = p.retrieved
     for m in specs:
         at = float(level if m.rel is None else m.rel)
-        if at not in rankings:
+        key = (at, _ir_variant(m, ir_measures))
+        if key not in rankings:
             rel, judged = level_flags(p.levels, at, p.negative_grades)
             n_rel = rel[p.judged_index].sum(axis=1)
             n_nonrel = (judged & ~rel)[p.judged_index].sum(axis=1)
-            rankings[at] = Ranking(rel[index], judged[index], n_ret, n_rel, n_nonrel)
+            where = index if key[1] == "trec" else docno_ascending(p, index.shape[1])
+            if key[1] == "judged":  # any qrels entry, whatever its grade
+                judged = np.append(np.ones(len(p.levels), dtype=bool), False)
+            rankings[key] = Ranking(rel[where], judged[where], n_ret, n_rel, n_nonrel)
+            steps[key] = Steps(rankings[key])
         k = m.param if m.record.params == "points" else m.k
-        out[m.name] = binary_measure(m.family, k, rankings[at])
+        r = rankings[key]
+        if m.family == "iprec_at_recall" and ir_measures and is_ir_name(m):
+            value = _iprec(float(k), r, steps[key], _nine) if r.rel.shape[1] else 0.0 * n_ret
+        else:
+            value = binary_measure(m.family, k, r, steps[key])
+        if m.family == "iprec_at_recall" and not corrected:
+            empty = (n_ret == 0) & ~stand_in(p)
+            value = np.where(empty & (_half_up(float(k) * r.n_rel) == 0), np.nan, value)
+        out[m.name] = value
     return out
 
 
@@ -237,7 +340,7 @@ def summary(family: str | None, values: np.ndarray, mean: float) -> float:
     Counts are summed (``num_q`` counts the queries); ``gm_map`` is the geometric
     mean :math:`\\exp(\\frac{1}{|Q|}\\sum_q \\ln \\max(AP_q, 10^{-5}))`, its logs
     added left to right in query order as trec_eval adds them; every other
-    measure has its ``mean`` (:meth:`dcglab.batch.result.BatchResult.means`).
+    measure has its ``mean`` (:meth:`dcglab.evaluation.batch.result.BatchResult.means`).
     """
     aggregate = FAMILY[family].aggregate if family in FAMILY else "mean"
     if aggregate == "queries":

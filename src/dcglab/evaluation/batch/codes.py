@@ -1,6 +1,6 @@
 """Integer codes for the batch evaluator: ids in byte order, sortable scores and
-trec_eval's ranking. The padded layout (:mod:`dcglab.batch.blocks`) and the matching of
-(query, docno) pairs (:mod:`dcglab.batch.matching`) are re-exported here.
+trec_eval's ranking. The padded layout (:mod:`dcglab.evaluation.batch.blocks`) and the matching of
+(query, docno) pairs (:mod:`dcglab.evaluation.batch.matching`) are re-exported here.
 
 trec_eval 10.0 orders a query's documents by score (a C ``double``), descending,
 then by docno, descending, comparing docnos with ``strcmp``. These helpers turn
@@ -16,8 +16,15 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from .blocks import Grouping, equal_blocks, gather, row_blocks, take_in_rows
-from .matching import exact_match, first_repeat, match_in_rows, match_rows, may_repeat, pair_keys
+from dcglab.evaluation.batch.blocks import Grouping, equal_blocks, gather, row_blocks, take_in_rows
+from dcglab.evaluation.batch.matching import (
+    exact_match,
+    first_repeat,
+    match_in_rows,
+    match_rows,
+    may_repeat,
+    pair_keys,
+)
 
 __all__ = [
     "Grouping",

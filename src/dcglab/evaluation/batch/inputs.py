@@ -1,10 +1,13 @@
-"""Every input a pipeline produces, as something :mod:`dcglab.batch.reader` reads.
+"""Every input a pipeline produces, as something :mod:`dcglab.evaluation.batch.reader` reads.
 
 - a path to a plain file: returned as it is (the fast, memory-mapped path);
-- ``-`` (standard input), a pipe or FIFO (``<(zcat run.gz)``), a file object,
-  or a ``.gz``, ``.bz2`` or ``.xz`` file (recognised by its first bytes): read
-  into memory as :class:`Raw` bytes;
-- a Parquet file: a polars DataFrame;
+- ``-`` (standard input), a pipe or FIFO (``<(zcat run.gz)``) or a file object:
+  read into memory as :class:`Raw` bytes;
+- gzip, bzip2 or xz data, in a file or a stream (recognised by its first bytes,
+  whatever the file's name): decompressed into :class:`Raw` bytes;
+- Parquet, in a file or a stream: a polars DataFrame;
+- other binary formats (zip, zstd, lz4, UTF-16, PDF, ...; :data:`UNREADABLE`):
+  refused with a one-line error saying what the input looks like;
 - in Python, pytrec_eval's dicts (``{qid: {docno: grade}}``), ir_measures'
   iterables of ``Qrel`` / ``ScoredDoc`` namedtuples, and DataFrames with
   ir_datasets' column names (``query_id``, ``doc_id``, ``relevance``): a
@@ -13,9 +16,8 @@
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
+import importlib
+import io
 import os
 import stat
 import sys
@@ -27,8 +29,22 @@ import polars as pl
 
 __all__ = ["COLUMN_ALIASES", "Raw", "buffered", "resolve", "run_tag"]
 
-MAGIC = {b"\x1f\x8b": gzip.decompress, b"BZh": bz2.decompress, b"\xfd7zXZ\x00": lzma.decompress}
+MAGIC = {b"\x1f\x8b": ("gzip", "gzip"), b"BZh": ("bzip2", "bz2"), b"\xfd7zXZ\x00": ("xz", "lzma")}
+"""The compressions read, by their first bytes: their name and the standard module that
+decompresses them (imported when needed: most inputs are plain text)."""
 PARQUET = b"PAR1"
+UNREADABLE = {
+    b"PK\x03\x04": "a zip archive (unzip -p FILE | dcglab ... -)",
+    b"\x28\xb5\x2f\xfd": "zstd data (zstd -dc FILE | dcglab ... -)",
+    b"\x04\x22\x4d\x18": "lz4 data (lz4 -dc FILE | dcglab ... -)",
+    b"\xff\xfe": "UTF-16 text (iconv -f UTF-16 -t UTF-8 FILE | dcglab ... -)",
+    b"\xfe\xff": "UTF-16 text (iconv -f UTF-16 -t UTF-8 FILE | dcglab ... -)",
+    b"%PDF": "a PDF document",
+    b"\x7fELF": "an executable (ELF)",
+    b"SQLite format 3\x00": "an SQLite database",
+}
+"""Formats that are no TREC text, by their first bytes: what each looks like and,
+where a tool turns it into text, how."""
 COLUMN_ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "grade"}
 """ir_datasets' and ir_measures' column names, and dcglab's for them."""
 
@@ -106,60 +122,99 @@ def _frame(qids: list, docnos: list, values: list, value: str, origin: str) -> p
         raise ValueError(f"{origin}: cannot be read as qid, docno, {value}: {exc}") from None
 
 
-def _decoded(path: Path) -> Raw | pl.DataFrame | None:
-    """A compressed file's bytes or a Parquet file's table, by their first bytes;
-    ``None`` for a plain file."""
-    with open(path, "rb") as fh:
-        head = fh.read(6)
-    for magic, decompress in MAGIC.items():
+def _refuse_unreadable(head: bytes, origin: str) -> None:
+    """Raise a short error for input whose first bytes show a format dcglab does
+    not read (:data:`UNREADABLE`)."""
+    for magic, what in UNREADABLE.items():
         if head.startswith(magic):
+            raise ValueError(f"{origin}: looks like {what}, not a TREC text file")
+
+
+def _decompressed(data: bytes | Path, head: bytes, origin: str) -> Raw | None:
+    """A compressed file's or stream's text (``data``: its bytes or path), by its
+    first bytes ``head``; ``None`` when it is not compressed."""
+    for magic, (name, module_name) in MAGIC.items():
+        if head.startswith(magic):
+            module = importlib.import_module(module_name)
+            compressed = data if isinstance(data, bytes) else data.read_bytes()
+            errors = (OSError, EOFError, ValueError, getattr(module, "LZMAError", OSError))
             try:
-                return Raw(decompress(path.read_bytes()), str(path))
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
-                raise ValueError(f"{path}: cannot decompress: {exc}") from None
-    if head.startswith(PARQUET):
-        try:
-            return pl.read_parquet(path)
-        except (OSError, pl.exceptions.PolarsError) as exc:
-            raise ValueError(f"{path}: cannot read as Parquet: {exc}") from None
+                return Raw(module.decompress(compressed), origin)
+            except errors as exc:
+                message = f"looks like {name} but cannot be decompressed: {exc}"
+                raise ValueError(f"{origin}: {message}") from None
     return None
 
 
-def buffered(source: object) -> object:
-    """``source``, with standard input (``-``) and pipes read into memory once, so
-    that they can be looked at more than once (the command line reads the run's
-    tag too). Other sources are returned as they are."""
+def _parquet(data: bytes | Path, origin: str) -> pl.DataFrame:
+    try:
+        return pl.read_parquet(io.BytesIO(data) if isinstance(data, bytes) else data)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise ValueError(f"{origin}: looks like Parquet but cannot be read: {exc}") from None
+
+
+def _decoded(source: Path | bytes, origin: str) -> Raw | pl.DataFrame | None:
+    """A compressed file's (or stream's) text or a Parquet table, by their first
+    bytes; an error for another known binary format; ``None`` for plain text."""
+    if isinstance(source, bytes):
+        head = source[:16]
+    else:
+        with open(source, "rb") as fh:
+            head = fh.read(16)
+    raw = _decompressed(source, head, origin)
+    if raw is not None:
+        return raw
+    if head.startswith(PARQUET):
+        return _parquet(source, origin)
+    _refuse_unreadable(head, origin)
+    return None
+
+
+def _stream(data: bytes, origin: str) -> Raw | pl.DataFrame:
+    """Bytes read from standard input, a pipe or a file object, decoded as a file's
+    would be (compressed, Parquet, or text)."""
+    decoded = _decoded(data, origin)
+    return Raw(data, origin) if decoded is None else decoded
+
+
+def buffered(source: object, kind: str = "input") -> object:
+    """``source``, with standard input (``-``) and pipes read into memory once (and
+    decompressed, by their first bytes), so that they can be looked at more than
+    once (the command line reads the run's tag too). Other sources are returned
+    as they are; ``kind`` names the argument in errors."""
     if isinstance(source, (str, os.PathLike)):
         if str(source) == "-":
-            return Raw(sys.stdin.buffer.read(), "<stdin>")
+            return _stream(sys.stdin.buffer.read(), "<stdin>")
         path = Path(source)
         try:
             mode = path.stat().st_mode
         except OSError:
             return source
+        if stat.S_ISDIR(mode):
+            raise ValueError(f"{kind} {os.fspath(source)} is a directory, not a file")
         if not stat.S_ISREG(mode):
             with open(path, "rb") as fh:
-                return Raw(fh.read(), str(path))
+                return _stream(fh.read(), os.fspath(source))
     return source
 
 
 def _resolve_path(source: str | os.PathLike, kind: str) -> object:
     """A path (or ``-``): standard input or a pipe as :class:`Raw` bytes, a
     compressed or Parquet file decoded, a plain file as its :class:`~pathlib.Path`."""
-    buffered_source = buffered(source)
-    if isinstance(buffered_source, Raw):
-        return buffered_source
-    path = Path(buffered_source)  # type: ignore[arg-type]
+    buffered_source = buffered(source, kind)
+    if not isinstance(buffered_source, (str, os.PathLike)):
+        return _renamed(buffered_source) if _is_frame(buffered_source) else buffered_source
+    path = Path(buffered_source)
     if not path.is_file():
-        raise ValueError(f"{kind} file not found: {path}")
-    decoded = _decoded(path)
+        raise ValueError(f"{kind} file not found: {os.fspath(source)}")
+    decoded = _decoded(path, os.fspath(source))
     if decoded is None:
         return path
     return _renamed(decoded) if isinstance(decoded, pl.DataFrame) else decoded
 
 
 def resolve(source: object, kind: str) -> object:
-    """What :func:`dcglab.batch.reader.read_table` reads: a :class:`~pathlib.Path` to a
+    """What :func:`dcglab.evaluation.batch.reader.read_table` reads: a :class:`~pathlib.Path` to a
     plain file, :class:`Raw` bytes, or a DataFrame with dcglab's column names.
 
     Raises ``ValueError`` naming ``kind`` and the source when it is none of the
@@ -175,7 +230,8 @@ def resolve(source: object, kind: str) -> object:
         data = source.read()  # type: ignore[attr-defined]
         if isinstance(data, str):
             data = data.encode()
-        return Raw(data, str(getattr(source, "name", f"{kind} stream")))
+        decoded = _stream(data, str(getattr(source, "name", f"{kind} stream")))
+        return _renamed(decoded) if isinstance(decoded, pl.DataFrame) else decoded
     if isinstance(source, Mapping):
         return _from_dict(source, kind)
     if isinstance(source, Iterable) and not isinstance(source, (bytes, str)):
@@ -206,7 +262,7 @@ def run_tag(source: object) -> str:
     if not isinstance(source, (str, os.PathLike)) or not Path(source).is_file():
         return ""
     path = Path(source)
-    decoded = _decoded(path)
+    decoded = _decoded(path, str(path))
     if isinstance(decoded, Raw):
         return _last_tag(decoded.data)
     if decoded is not None:

@@ -1,20 +1,24 @@
 """Grades to gains: each distinct qrels grade's gain, as every path computes it.
 
 :func:`level_gains` is the one lookup from grade levels to gains (the default
-path's :func:`dcglab.batch.prepare` and the engines' gains table both use it);
+path's :func:`dcglab.evaluation.batch.prepare` and the engines' gains table both use it);
 :func:`complete_gains` completes trec_eval's partial per-measure table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..gains import GainError, GainSpec, gain_values
-from .reader import Table, locate
+from dcglab.evaluation.batch.reader import Table, locate
+from dcglab.formulas.gains import GainError, GainSpec, gain_values
 
-__all__ = ["complete_gains", "gain_table", "level_gains", "read_grades"]
+if TYPE_CHECKING:
+    from dcglab.evaluation.measure_names import Measure
+
+__all__ = ["complete_gains", "gain_table", "level_gains", "measure_gains", "read_grades"]
 
 
 def read_grades(grades: np.ndarray, fractional_grades: str) -> np.ndarray:
@@ -38,7 +42,7 @@ def level_gains(
     """Gain of each grade level, then 0 for unjudged documents (one more entry).
 
     A partial table (trec_eval's ``ndcg.1=3,2=9``) is completed with each
-    unlisted grade as its own gain before :func:`dcglab.gains.gain_values` maps
+    unlisted grade as its own gain before :func:`dcglab.formulas.gains.gain_values` maps
     the grades. With ``negative_grades="unjudged"`` a negative grade has gain 0.
     Raises ``ValueError`` naming the gain and the grade when a gain is not a
     finite number.
@@ -80,6 +84,18 @@ def complete_gains(
     table = {float(g): float(g) for g in levels[keep]}
     table.update({float(k): float(v) for k, v in gain.items()})
     return table
+
+
+def measure_gains(levels: np.ndarray, m: Measure, negative_grades: str) -> np.ndarray:
+    """:func:`level_gains` under measure ``m``'s own gain (trec_eval's partial table
+    ``ndcg.1=3,2=9``, completed by :func:`complete_gains`, or ir_measures'
+    ``dcg='exp-log2'``); an error names the measure."""
+    gain = m.gain
+    table = gain if isinstance(gain, str) else complete_gains(gain, levels, negative_grades)
+    try:
+        return level_gains(levels, table, negative_grades)
+    except ValueError as exc:
+        raise ValueError(f"measure {m.name!r}: {exc}") from None
 
 
 def gain_table(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .blocks import Grouping, gather, row_blocks
+from dcglab.evaluation.batch.blocks import Grouping, gather, row_blocks
 
 __all__ = [
     "exact_match",

@@ -1,11 +1,11 @@
 """Reading a qrels and a run into padded arrays: all the string work of an evaluation.
 
 :func:`prepare` reads both tables, codes the query ids in byte order, matches
-each retrieved document with its judgment by hash (:mod:`dcglab.batch.codes`), and
+each retrieved document with its judgment by hash (:mod:`dcglab.evaluation.batch.codes`), and
 lays the run out as a ``queries × retrieved`` matrix, ranks it and looks up the
-gains (:func:`dcglab.batch.levels.level_gains`), each a named step of
+gains (:func:`dcglab.evaluation.batch.levels.level_gains`), each a named step of
 :func:`_prepare`. The result, :class:`Prepared`, is what
-:func:`dcglab.batch.compute` sums.
+:func:`dcglab.evaluation.batch.compute` sums.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import dataclasses
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Unpack
 
 import numpy as np
 import polars as pl
 
-from ..gains import GainSpec
-from ..options import ConventionKeywords, Conventions
-from .codes import (
+from dcglab.evaluation.batch.codes import (
     Grouping,
     equal_blocks,
     exact_match,
@@ -33,8 +32,10 @@ from .codes import (
     take_in_rows,
     trec_ranking,
 )
-from .levels import gain_table, read_grades
-from .reader import Source, Table, qrels_table, raise_on_repeat, run_table
+from dcglab.evaluation.batch.levels import gain_table, read_grades
+from dcglab.evaluation.batch.reader import Source, Table, qrels_table, raise_on_repeat, run_table
+from dcglab.evaluation.options import ConventionKeywords, Conventions
+from dcglab.formulas.gains import GainSpec
 
 __all__ = ["Prepared", "prepare"]
 
@@ -45,7 +46,7 @@ class Prepared:
 
     ``ranked_scores`` and ``ranked_index`` are ``queries × retrieved`` matrices
     in trec_eval's ranking order (score descending, then docno bytes
-    descending: :func:`dcglab.batch.codes.trec_ranking`), cut at ``max_docs`` and
+    descending: :func:`dcglab.evaluation.batch.codes.trec_ranking`), cut at ``max_docs`` and
     condensed under ``judged_only``; padding (NaN score, index ``len(levels)``)
     comes after each query's documents. ``ranked_scores`` are rounded to
     float32 (and held as float64) under ``score_precision="float32"``.
@@ -93,7 +94,7 @@ class Prepared:
         """The gain at each rank (a matrix like ``ranked_index``)."""
         return self.level_gains[self.ranked_index]
 
-    @property
+    @cached_property
     def retrieved(self) -> np.ndarray:
         """The number of ranked documents of each query (after ``max_docs`` and
         ``judged_only``)."""
@@ -109,8 +110,8 @@ def prepare(
 ) -> Prepared:
     """Read, map ids to integers, look up grades and gains, and pad: all the string work.
 
-    ``conventions`` and ``options`` are those of :func:`dcglab.batch.evaluate`;
-    the options of the ``"read"`` stage (:data:`dcglab.options.OPTIONS`) apply
+    ``conventions`` and ``options`` are those of :func:`dcglab.evaluation.batch.evaluate`;
+    the options of the ``"read"`` stage (:data:`dcglab.evaluation.options.OPTIONS`) apply
     here. Queries evaluated: those of the run that have qrels, as trec_eval
     does, or with ``missing="zero"`` every query of the qrels (trec_eval
     ``-c``); run queries without qrels are ignored. ``max_docs`` keeps each
@@ -230,7 +231,7 @@ class _Levels:
 
 def _grade_levels(q: Table, r: Table, lay: _Layout) -> _Levels:
     """Each retrieved document matched with its judgment by hash
-    (:func:`dcglab.batch.codes.match_rows`; exactly on equal hashes) and both tables'
+    (:func:`dcglab.evaluation.batch.codes.match_rows`; exactly on equal hashes) and both tables'
     grades as level indices."""
     kept = lay.kept
     levels, level_rows, q_level = np.unique(
@@ -303,7 +304,7 @@ def _condensed(
 def _ranked(
     scores: np.ndarray, rows: np.ndarray, docno: pl.Series, depth: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`dcglab.batch.codes.trec_ranking` of a padded matrix cut at its first
+    """:func:`dcglab.evaluation.batch.codes.trec_ranking` of a padded matrix cut at its first
     ``depth`` columns (``max_docs``, trec_eval's ``-M``; ``None``: all), and the
     scores in that order."""
     order = trec_ranking(scores, rows, docno)[:, :depth]
@@ -315,7 +316,7 @@ def _file_ranking(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The run's documents ranked block by block (one row per query block, in
     file order), when the file holds equal blocks (``blocks``: their length,
-    from :func:`dcglab.batch.codes.equal_blocks`), which needs no query codes."""
+    from :func:`dcglab.evaluation.batch.codes.equal_blocks`), which needs no query codes."""
     width = blocks.result()
     if width is None:
         return None
@@ -333,7 +334,7 @@ def _ranking(
     depth: int | None,
 ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
     """A function giving the ranking of the laid-out run (``laid_out``: the
-    scores, rows and docnos that :func:`dcglab.batch.codes.trec_ranking` takes) and
+    scores, rows and docnos that :func:`dcglab.evaluation.batch.codes.trec_ranking` takes) and
     the scores in rank order, both cut at ``depth`` (:func:`_ranked`) and
     computed on ``pool``.
 

@@ -11,14 +11,14 @@ vertical tab, form feed). Lines whose first field starts with ``#`` are comments
 and blank lines are skipped, as in trec_eval 10; a UTF-8 byte-order mark at the
 start of a file is ignored.
 
-Files are read by polars (:mod:`dcglab.batch.text`). The fast path is a file
+Files are read by polars (:mod:`dcglab.evaluation.batch.text`). The fast path is a file
 whose fields are separated by single spaces (or single tabs) with no other
 whitespace (for a run, no empty field either: it is read without ``Q0`` and
 ``rank``); anything else goes through a general path that splits each line on
 runs of whitespace. Both yield the same table, and a malformed line raises
 ``ValueError`` naming the file, the line number and what is wrong with it. A
 (qid, docno) pair given twice is an error too; the evaluator
-(:func:`dcglab.batch.preparation.prepare`) detects it through hashes of the pairs,
+(:func:`dcglab.evaluation.batch.preparation.prepare`) detects it through hashes of the pairs,
 confirmed on the strings.
 """
 
@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Union
 import numpy as np
 import polars as pl
 
-from .codes import first_repeat
-from .inputs import Raw, resolve
-from .text import (
+from dcglab.evaluation.batch.codes import first_repeat
+from dcglab.evaluation.batch.inputs import Raw, resolve
+from dcglab.evaluation.batch.text import (
     BOM,
     QRELS_COLUMNS,
     RUN_COLUMNS,
@@ -98,48 +98,61 @@ def usable(values: np.ndarray | float, kind: str) -> np.ndarray:
     return ~np.isnan(values) if kind == "run" else np.isfinite(values)
 
 
+SHOWN = 60
+"""The most characters (or bytes) of a line that an error message quotes."""
+
+
+def _quoted(line: str | bytes) -> str:
+    """``line`` as an error message quotes it: its repr, cut after :data:`SHOWN`
+    characters (a binary file's "line" may be megabytes long)."""
+    return repr(line) if len(line) <= SHOWN else f"{line[:SHOWN]!r}..."
+
+
+def _problem(line: bytes, kind: str) -> str | None:
+    """What is wrong with one line of a qrels or run file; ``None`` for a good data
+    line, a comment or a blank line."""
+    columns, numeric = _spec(kind)
+    nul = line.find(b"\x00")
+    if nul >= 0:
+        return f"a NUL byte at column {nul + 1}: binary data, not TREC text"
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = exc.start
+        return f"byte 0x{line[at]:02x} at column {at + 1} is not UTF-8: {_quoted(line)}"
+    fields = line.split()
+    if not fields or fields[0].startswith(b"#"):
+        return None
+    shown = _quoted(text.strip())
+    if kind == "qrels" and len(fields) != 4:
+        return f"a qrels line has 4 fields (qid iter docno grade), got {len(fields)}: {shown}"
+    if kind == "run" and len(fields) < 6:
+        return f"a run line has 6 fields (qid Q0 docno rank score tag), got {len(fields)}: {shown}"
+    value = fields[columns.index(numeric)]
+    try:
+        number = float(value)
+    except ValueError:
+        return f"{numeric} {_quoted(value.decode())} is not a number: {shown}"
+    if not usable(number, kind):
+        what = "NaN" if kind == "run" else "not finite"
+        return f"{numeric} {_quoted(value.decode())} is {what}: {shown}"
+    return None
+
+
 def first_bad_line(raw: bytes, origin: str, kind: str) -> str:
     """Describe the first malformed line: ``FILE:LINE: what is wrong (the line)``.
 
     Slow (a Python loop), so it only runs after the fast readers failed.
     """
-    columns, numeric = _spec(kind)
-    at = columns.index(numeric)
     if raw.startswith(BOM):
         raw = raw[len(BOM) :]
     n_lines = 0
     for lineno, line in enumerate(raw.split(b"\n"), start=1):
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return (
-                f"{origin}:{lineno}: byte 0x{line[exc.start]:02x} at column {exc.start + 1} "
-                f"is not UTF-8: {line!r}"
-            )
-        fields = text.encode().split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        n_lines += 1
-        shown = text.strip()
-        if kind == "qrels" and len(fields) != 4:
-            return (
-                f"{origin}:{lineno}: a qrels line has 4 fields (qid iter docno grade), "
-                f"got {len(fields)}: {shown!r}"
-            )
-        if kind == "run" and len(fields) < 6:
-            return (
-                f"{origin}:{lineno}: a run line has 6 fields (qid Q0 docno rank score tag), "
-                f"got {len(fields)}: {shown!r}"
-            )
-        try:
-            value = float(fields[at])
-        except ValueError:
-            return (
-                f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is not a number: {shown!r}"
-            )
-        if not usable(value, kind):
-            what = "NaN" if kind == "run" else "not finite"
-            return f"{origin}:{lineno}: {numeric} {fields[at].decode()!r} is {what}: {shown!r}"
+        problem = _problem(line, kind)
+        if problem is not None:
+            return f"{origin}:{lineno}: {problem}"
+        fields = line.split()
+        n_lines += bool(fields) and not fields[0].startswith(b"#")
     if n_lines == 0:
         return f"{origin}: the {kind} file has no data line"
     return f"{origin}: could not be read as a {kind} file"
@@ -248,7 +261,7 @@ def _read_frame(frame: pd.DataFrame | pl.DataFrame, kind: str) -> Table:
 def read_table(source: Source, kind: str) -> Table:
     """A qrels (``kind="qrels"``) or run (``kind="run"``) as a :class:`Table`: a file,
     ``-``, a pipe, a compressed or Parquet file, a DataFrame, a dict or namedtuples
-    (:mod:`dcglab.batch.inputs`)."""
+    (:mod:`dcglab.evaluation.batch.inputs`)."""
     source = resolve(source, kind)
     if isinstance(source, Raw):
         return _read_file(source.data, kind, source.origin)

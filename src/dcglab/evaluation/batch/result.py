@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..measure_names import Measure, trec_order
+from dcglab.evaluation.measure_names import Measure, trec_order
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,7 +23,7 @@ class BatchResult:
 
     ``values[name][i]`` is the value of measure ``name`` for query ``qids[i]``
     (NaN only for a query skipped under ``zero_idcg="skip"``);
-    ``measures[name]`` is the :class:`dcglab.measure_names.Measure` it computes,
+    ``measures[name]`` is the :class:`dcglab.evaluation.measure_names.Measure` it computes,
     which says how it is summarised and printed (a name without one is a plain
     mean, printed last). pandas is imported only when :attr:`per_query` or a
     pandas result is asked for, which keeps the command line's start quick.
@@ -39,7 +39,8 @@ class BatchResult:
         return None if m is None else m.family
 
     def ordered(self) -> list[str]:
-        """The output names in trec_eval's order (:func:`dcglab.measure_names.trec_order`),
+        """The output names in trec_eval's order
+        (:func:`dcglab.evaluation.measure_names.trec_order`),
         then those without a measure, as given."""
         known = [m.name for m in trec_order(self.measures.values()) if m.name in self.values]
         return known + [n for n in self.values if n not in self.measures]
@@ -62,18 +63,23 @@ class BatchResult:
         r"""trec_eval's summary (``all``) value of each measure over the evaluated
         queries: the mean :math:`\frac{1}{|Q|}\sum_q v_q` (queries skipped under
         ``zero_idcg="skip"`` left out), except that counts are summed and ``gm_map``
-        is a geometric mean (:func:`dcglab.batch.binary.summary`). Raises ``ValueError``
+        is a geometric mean (:func:`dcglab.evaluation.batch.binary.summary`). Raises ``ValueError``
         when a measure has no query left.
 
         The values are added one by one in query order, then divided, as trec_eval
         does: numpy's pairwise ``sum`` can differ in the last bit, which can move
         the fourth printed decimal.
         """
-        from .binary import summary
+        from dcglab.evaluation.batch.binary import summary
 
         out = {}
         for name, v in self.values.items():
-            kept = v[~np.isnan(v)]
+            m = self.measures.get(name)
+            if v.dtype == object:  # text (relstring): no summary
+                continue
+            # a DCG measure's NaN marks a skipped query; any other NaN is trec_eval's
+            # -nan, which it adds into the mean
+            kept = v if m is not None and m.record.kernel != "dcg" else v[~np.isnan(v)]
             if len(kept) == 0:
                 raise ValueError(
                     f"{name}: every query was skipped (IDCG 0), "

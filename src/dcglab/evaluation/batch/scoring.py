@@ -2,7 +2,7 @@ r"""Evaluate every query of a run in one vectorised pass.
 
 The run becomes a padded matrix (queries × retrieved documents) of grade
 levels in trec_eval's order (score, then docno, descending:
-:func:`dcglab.batch.codes.trec_ranking`); gains and relevance are looked up from the
+:func:`dcglab.evaluation.batch.codes.trec_ranking`); gains and relevance are looked up from the
 levels, DCG at every cutoff is a prefix sum, and the ideal comes from the
 qrels' gains.
 
@@ -37,7 +37,7 @@ convention             options                                        used by
 Where the order of a sum changes its last bit, and so possibly the fourth
 printed decimal, the sums follow trec_eval: DCG adds ``gain / log2(i + 1)``
 rank by rank (:func:`numpy.cumsum` is sequential), and the mean over queries
-adds the values in query order (:meth:`dcglab.batch.result.BatchResult.means`).
+adds the values in query order (:meth:`dcglab.evaluation.batch.result.BatchResult.means`).
 """
 
 from __future__ import annotations
@@ -49,17 +49,18 @@ from typing import Unpack
 
 import numpy as np
 
-from ..discounts import Discount
-from ..measure_names import Measure, measure_specs
-from ..measures import clamp_k, ndcg_ratio
-from ..options import ConventionKeywords, Conventions
-from .binary import binary_values
-from .levels import complete_gains, level_gains
-from .preparation import Prepared, prepare
-from .reader import Source
-from .result import BatchResult
+from dcglab.evaluation.batch.all_trec import ideal_gains, pool, trec_values
+from dcglab.evaluation.batch.binary import binary_values
+from dcglab.evaluation.batch.levels import measure_gains
+from dcglab.evaluation.batch.preparation import Prepared, prepare
+from dcglab.evaluation.batch.reader import Source
+from dcglab.evaluation.batch.result import BatchResult
+from dcglab.evaluation.measure_names import Measure, measure_specs
+from dcglab.evaluation.options import ConventionKeywords, Conventions
+from dcglab.formulas.discounts import Discount
+from dcglab.formulas.measures import clamp_k, ndcg_ratio
 
-__all__ = ["compute", "evaluate", "measure_list"]
+__all__ = ["compute", "evaluate", "measure_list", "refuse_non_finite"]
 
 
 def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -76,7 +77,7 @@ def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 
 def measure_list(measures: Sequence[str], conventions: Conventions) -> list[Measure]:
-    """The measures parsed (:func:`dcglab.measure_names.measure_specs`), refused when
+    """The measures parsed (:func:`dcglab.evaluation.measure_names.measure_specs`), refused when
     the conventions cannot compute them: ``ties="average"`` is a rule for DCG only."""
     specs = measure_specs(measures)
     if conventions.ties == "average" and any(m.record.kernel == "binary" for m in specs):
@@ -118,11 +119,22 @@ def compute(
     depth = None if None in cuts or c.ties == "average" else max(cuts)
     index = p.ranked_index[:, :depth]
     keys = p.ranked_scores  # under ties="average" (then depth is None): groups of equal scores
+    if index.shape[1] == 0:  # nothing ranked (max_docs=0): one unjudged place of gain 0
+        index = np.full((len(index), 1), len(p.levels), dtype=index.dtype)
+        keys = np.full(index.shape, np.nan)
     width = index.shape[1]
     out: dict[str, np.ndarray] = {}
     curves: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # by gain table, its bytes
     binary = binary_values(
-        [m for m in specs if m.record.kernel == "binary"], p, index, c.relevance_level
+        [m for m in specs if m.record.kernel == "binary"],
+        p,
+        index,
+        c.relevance_level,
+        c.corrected,
+        c.ir_measures,
+    )
+    binary |= trec_values(
+        [m for m in specs if m.record.kernel == "trec"], p, index, c.relevance_level, c.corrected
     )
     rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
     qids = p.qids[rows]
@@ -130,10 +142,15 @@ def compute(
         if m.name in binary:
             out[m.name] = binary[m.name][rows]
             continue
-        table = p.level_gains if m.gain is None else _measure_gains(p, m)
-        key = table.tobytes()
+        table = (
+            p.level_gains
+            if m.gain is None
+            else measure_gains(p.levels, m, p.conventions.negative_grades)
+        )
+        walk = None if c.corrected else _trec_walk(p, m, index)
+        key = table.tobytes() + (b"walk" if walk is not None else b"")
         if key not in curves:
-            curves[key] = _dcg_curves(p, table, index, keys, c)
+            curves[key] = _dcg_curves(p, table, index, keys, c, walk)
         dcg, best = curves[key]
         d = (dcg[:, clamp_k(m.k, width) - 1] if m.k else dcg[:, -1])[rows]
         if not m.record.normalised:
@@ -142,15 +159,39 @@ def compute(
         cut = m.k is not None and c.ideal != "judged-uncut"
         i = (best[:, clamp_k(m.k, best.shape[1]) - 1] if cut else best[:, -1])[rows]
         out[m.name] = ndcg_ratio(d, i, c.zero_idcg, queries=qids, measure=m.name)
-    _refuse_non_finite(out, qids, c.zero_idcg)
+    dcg_names = {m.name for m in specs if m.record.kernel == "dcg"}
+    refuse_non_finite(out, qids, c.zero_idcg, dcg_names)
     return BatchResult(qids, out, {m.name: m for m in specs})
 
 
-def _refuse_non_finite(out: dict[str, np.ndarray], qids: np.ndarray, zero_idcg: str) -> None:
-    """Raise on the first value that is not a finite number (NaN is allowed under
-    ``zero_idcg="skip"``)."""
+def _trec_walk(p: Prepared, m: Measure, index: np.ndarray) -> np.ndarray | None:
+    """For trec_eval's ``ndcg.G=V,...`` (a gain table in trec_eval's syntax), the
+    ideal's gains in the order trec_eval walks them
+    (:func:`dcglab.evaluation.batch.all_trec.ideal_gains`: its sort compares
+    gains truncated to integers); ``None`` for any other measure."""
+    trec_table = isinstance(m.gain, dict) and m.name.startswith(f"{m.family}_")
+    if not (trec_table and m.record.normalised and m.k is None):
+        return None
+    table = {int(g): float(v) for g, v in m.gain.items()}  # type: ignore[union-attr]
+    return ideal_gains(pool(p, index[:, :0], 1), table)
+
+
+def refuse_non_finite(
+    out: dict[str, np.ndarray],
+    qids: np.ndarray,
+    zero_idcg: str,
+    dcg_names: set[str] | None = None,
+) -> None:
+    """Raise on the first value that is not a finite number. NaN is allowed under
+    ``zero_idcg="skip"``, and where trec_eval prints ``-nan``: in any measure that
+    is not one of the DCG measures ``dcg_names`` (``None``: every measure is);
+    text (``relstring``) is not checked."""
     for name, v in out.items():
+        if v.dtype == object:
+            continue
         bad = ~np.isfinite(v) & ~(np.isnan(v) & (zero_idcg == "skip"))
+        if dcg_names is not None and name not in dcg_names:
+            bad &= ~np.isnan(v)
         if bad.any():
             raise ValueError(
                 f"{name}: query {qids[np.flatnonzero(bad)[0]]} gives {v[bad][0]}, "
@@ -158,26 +199,24 @@ def _refuse_non_finite(out: dict[str, np.ndarray], qids: np.ndarray, zero_idcg: 
             )
 
 
-def _measure_gains(p: Prepared, m: Measure) -> np.ndarray:
-    """The gain of each level under the measure's own gain table (``ndcg.G=V,...``)."""
-    negative = p.conventions.negative_grades
-    table = m.gain if isinstance(m.gain, str) else complete_gains(m.gain, p.levels, negative)
-    try:
-        return level_gains(p.levels, table, negative)
-    except ValueError as exc:
-        raise ValueError(f"measure {m.name!r}: {exc}") from None
-
-
 def _dcg_curves(
-    p: Prepared, table: np.ndarray, index: np.ndarray, keys: np.ndarray, c: Conventions
+    p: Prepared,
+    table: np.ndarray,
+    index: np.ndarray,
+    keys: np.ndarray,
+    c: Conventions,
+    walk: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """DCG and IDCG at every cutoff, for one gain table."""
+    """DCG and IDCG at every cutoff, for one gain table; ``walk``, when given, is
+    the ideal's gains in trec_eval's order (:func:`_trec_walk`)."""
     g = table[index]
     if c.ties == "average":
         g = _average_ties(g, keys)
     with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
         dcg = np.cumsum(_discounted(g, c.discount), axis=1, out=g)
-    if c.ideal == "retrieved":
+    if walk is not None:
+        source = walk
+    elif c.ideal == "retrieved":
         source = -np.sort(-table[p.ranked_index], axis=1)
     elif table is p.level_gains:
         source = p.judged_gains
@@ -230,19 +269,22 @@ def evaluate(
     Parameters
     ----------
     qrels, run : path or DataFrame
-        See :func:`dcglab.batch.reader.read_qrels` and :func:`dcglab.batch.reader.read_run`.
+        See :func:`dcglab.evaluation.batch.reader.read_qrels` and
+        :func:`dcglab.evaluation.batch.reader.read_run`.
     measures : sequence of str
         ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``,
         ``dcg_cut.K``, ``ndcg.G=V,...`` (trec_eval's gain table for this measure:
         unlisted grades keep their grade as gain), and trec_eval's binary
         measures ``map``, ``recip_rank``, ``P.K`` and ``recall.K``.
-    conventions : Conventions, optional
+    conventions : Conventions or mapping, optional
         All the options below as one checked value
-        (:class:`dcglab.options.Conventions`); keyword options given as well
-        replace its fields. Each option is declared once, with its check, in
-        :data:`dcglab.options.OPTIONS`.
+        (:class:`dcglab.evaluation.options.Conventions`), or as a mapping such as
+        :data:`dcglab.evaluation.presets.TREC_EVAL` (``conventions=TREC_EVAL`` gives
+        the command line's conventions); keyword options given as well replace its
+        fields. Another type is a ``TypeError`` naming this parameter. Each option
+        is declared once, with its check, in :data:`dcglab.evaluation.options.OPTIONS`.
     gain, discount
-        As in :func:`dcglab.measures.dcg`; unjudged documents have gain 0.
+        As in :func:`dcglab.formulas.measures.dcg`; unjudged documents have gain 0.
     ideal : {"judged", "judged-uncut", "retrieved"}
         Where IDCG comes from (module table); ``"qrels-cut"`` and ``"qrels"`` are
         accepted aliases of the first two.

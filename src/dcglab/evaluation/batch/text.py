@@ -1,5 +1,5 @@
 """TREC text into polars frames: the fast path and the general path of the reader
-(:mod:`dcglab.batch.reader`).
+(:mod:`dcglab.evaluation.batch.reader`).
 
 The fast path reads a file whose fields are separated by single spaces (or single
 tabs) with no other whitespace with one polars call, while a scan of the file's bytes
@@ -7,7 +7,7 @@ tabs) with no other whitespace with one polars call, while a scan of the file's 
 path, which splits each line on runs of whitespace, drops comments and blank lines and
 cuts extra run fields, then parses the result as the fast path does. Both give a frame
 of ``qid``, ``docno`` and the numeric column, or ``None`` when a line is malformed
-(:func:`dcglab.batch.reader.first_bad_line` then says which).
+(:func:`dcglab.evaluation.batch.reader.first_bad_line` then says which).
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ BOM = b"\xef\xbb\xbf"
 
 
 OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
+
+
+NOT_FAST = (*OTHER_SPACE, b"\x00")
+"""Bytes that send a file to the general path: other whitespace, and NUL, which no
+text file holds (the general path refuses it, naming its line)."""
 
 
 SEPARATORS = b"\t "
@@ -70,7 +75,7 @@ def fast_layout(
     path.
 
     The general path is needed for a file that is empty, starts with a
-    byte-order mark, holds CR, VT or FF, or holds both tabs and spaces; and for
+    byte-order mark, holds CR, VT, FF or NUL, or holds both tabs and spaces; and for
     a run with an empty field (a leading, trailing or doubled separator),
     because a run is read without its ``Q0`` and ``rank`` fields
     (:func:`_polars`), where an empty field would go unseen. Other ragged lines
@@ -96,7 +101,7 @@ def fast_layout(
         try:
             for lo in range(0, n, chunk):
                 hi = min(lo + chunk, n)
-                if any(mm.find(c, lo, hi) >= 0 for c in OTHER_SPACE):
+                if any(mm.find(c, lo, hi) >= 0 for c in NOT_FAST):
                     return None
                 has_tab = has_tab or mm.find(b"\t", lo, hi) >= 0
                 has_space = has_space or mm.find(b" ", lo, hi) >= 0
@@ -181,7 +186,10 @@ def _normalise(raw: bytes, kind: str) -> bytes:
 
 def _general(raw: bytes, kind: str, chunk: int = 1 << 23) -> pl.DataFrame | None:
     """The general path, a few megabytes at a time (cut at line ends), so that
-    the per-line Python objects of :func:`_normalise` stay few."""
+    the per-line Python objects of :func:`_normalise` stay few; ``None`` for text
+    holding a NUL byte (binary data, or a corrupt file)."""
+    if raw.find(b"\x00") >= 0:
+        return None
     frames = []
     start = 0
     while start < len(raw):

@@ -1,10 +1,10 @@
 """What an engine must offer the evaluation, and the input rules every engine shares.
 
 An engine is an :class:`Adapter`: a few methods that make views and run SQL.
-Everything else is written once, here and in :mod:`dcglab.engines.sql`:
+Everything else is written once, here and in :mod:`dcglab.evaluation.engines.sql`:
 
 - TREC text files and pandas or polars DataFrames are read by
-  :func:`dcglab.batch.reader.read_table`, the default path's reader, with its rules
+  :func:`dcglab.evaluation.batch.reader.read_table`, the default path's reader, with its rules
   (any whitespace, ``#`` comments, blank lines, extra run fields) and its
   messages (file and line, or column and row); then handed to the engine as a
   polars DataFrame (:meth:`Adapter.frame_view`);
@@ -26,8 +26,8 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 
-from ..batch.reader import VALUE_COLUMNS, raise_on_repeat, read_table
-from .sql import Dialect
+from dcglab.evaluation.batch.reader import VALUE_COLUMNS, raise_on_repeat, read_table
+from dcglab.evaluation.engines.sql import Dialect
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 ID_TYPE = re.compile(
@@ -84,7 +84,7 @@ def open_view(db: Adapter, source: Any, kind: str, qids: pl.Series | None = None
     """Make ``source`` (a qrels or run) a view with columns ``qid, docno,
     grade|score`` (``relevance`` is taken for ``grade``).
 
-    Text, DataFrames and whatever else :func:`dcglab.batch.reader.read_table` reads are
+    Text, DataFrames and whatever else :func:`dcglab.evaluation.batch.reader.read_table` reads are
     read and checked here, as on the default path; ``qids`` (the qrels' queries,
     for a run) limits the check for repeated pairs to the queries that are
     evaluated, as there. Parquet paths and the engine's own tables are read by
@@ -127,7 +127,7 @@ def projected(db: Adapter, name: str, kind: str) -> str:
 
 def check_rows(db: Adapter, table: str, kind: str) -> None:
     """Reject missing ids, NaN scores, non-finite grades and repeated (qid, docno)
-    pairs (the rules of :func:`dcglab.batch.reader.read_table`), in one pass over the
+    pairs (the rules of :func:`dcglab.evaluation.batch.reader.read_table`), in one pass over the
     table; a second query describes an offending row, naming its column."""
     value = VALUE_COLUMNS[kind]
     number = f"CAST({value} AS DOUBLE)"

@@ -1,4 +1,4 @@
-"""DuckDB as an engine (:class:`dcglab.engines.adapter.Adapter`), in this process."""
+"""DuckDB as an engine (:class:`dcglab.evaluation.engines.adapter.Adapter`), in this process."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import polars as pl
 
-from .adapter import EngineError
-from .sql import DUCKDB
+from dcglab.evaluation.engines.adapter import EngineError
+from dcglab.evaluation.engines.sql import DUCKDB
 
 
 def import_duckdb():

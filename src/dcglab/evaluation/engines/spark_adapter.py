@@ -1,4 +1,5 @@
-"""Spark as an engine (:class:`dcglab.engines.adapter.Adapter`): local or on a cluster."""
+"""Spark as an engine (:class:`dcglab.evaluation.engines.adapter.Adapter`): local or on a
+cluster."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from typing import Any
 
 import polars as pl
 
-from .adapter import EngineError
-from .sql import SPARK
+from dcglab.evaluation.engines.adapter import EngineError
+from dcglab.evaluation.engines.sql import SPARK
 
 SPARK_TYPES = {pl.String: "STRING", pl.Float64: "DOUBLE"}
 
@@ -37,42 +38,50 @@ SETTINGS = {
 }
 
 
-def local_spark(
-    master: str = "local[2]", memory: str = "2g", partitions: int = 8, quiet: bool = False
+def spark_session(
+    master: str = "local[2]",
+    memory: str = "2g",
+    partitions: int = 8,
+    quiet: bool = False,
+    settings: dict[str, str] | None = None,
 ):
-    """A local SparkSession for files and tests: no UI, few shuffle partitions.
+    """A SparkSession on ``master``: ``local[N]``, or a cluster's URL such as
+    ``spark://host:7077``; no UI, few shuffle partitions.
 
-    ``quiet=True`` (the command line) sends everything the JVM prints (its
-    start-up notes and log lines) to a log file in the temporary folder instead
-    of this process's stderr; a start-up failure names that file. On a cluster,
-    build the session as usual and pass it (or Spark DataFrames).
+    ``memory`` is the driver's, ``settings`` more Spark settings (say
+    ``{"spark.executor.memory": "2g"}`` on a cluster). ``quiet=True`` (the
+    command line) sends everything the JVM prints (its start-up notes and log
+    lines) to a log file in the temporary folder instead of this process's
+    stderr; a start-up failure names that file.
     """
     sql_mod = import_spark()
-    settings = {
+    conf = {
         **SETTINGS,
         "spark.driver.memory": memory,
         "spark.sql.shuffle.partitions": str(partitions),
         "spark.default.parallelism": str(partitions),
+        **(settings or {}),
     }
     if not quiet:
         builder = sql_mod.SparkSession.builder.master(master).appName("dcglab")
-        for key, value in settings.items():
+        for key, value in conf.items():
             builder = builder.config(key, value)
         return builder.getOrCreate()
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
-    conf = SparkConf().setMaster(master).setAppName("dcglab").setAll(list(settings.items()))
+    spark_conf = SparkConf().setMaster(master).setAppName("dcglab").setAll(list(conf.items()))
     log = Path(tempfile.gettempdir()) / f"dcglab_spark_{os.getpid()}.log"
     with open(log, "ab") as out:
         try:
-            gateway = launch_gateway(conf, popen_kwargs={"stdout": out, "stderr": out})
+            gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": out, "stderr": out})
+            context = SparkContext(conf=spark_conf, gateway=gateway)
         except Exception as exc:  # Py4J / JVM start-up errors carry no common base class
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise EngineError(
-                f"spark: could not start Spark (is Java installed?), see {log}: "
-                f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}"
+                f"spark: could not start Spark on {master} (is Java installed, is the "
+                f"master reachable?), see {log}: {first}"
             ) from exc
-    context = SparkContext(conf=conf, gateway=gateway)
     context.setLogLevel("ERROR")
     return sql_mod.SparkSession(context)
 
@@ -95,7 +104,7 @@ class SparkAdapter:
 
     def _session(self):
         if self.session is None:
-            self.session = self.sql_mod.SparkSession.getActiveSession() or local_spark()
+            self.session = self.sql_mod.SparkSession.getActiveSession() or spark_session()
         return self.session
 
     def sql(self, text: str) -> list[tuple]:

@@ -1,117 +1,145 @@
 r"""The batch evaluation written once as SQL, for every engine that runs it.
 
-:func:`evaluation_sql` returns one query in the SQL that DuckDB and Spark SQL
-share (``ROW_NUMBER`` windows, ``LEFT JOIN``, ``CASE``, aggregate ``FILTER``);
-the one construct they spell differently, a sum in a given order, comes from
-the engine's :class:`Dialect`. It reads four tables:
+:func:`statistics_sql` returns one query in the SQL that DuckDB and Spark SQL
+share (``ROW_NUMBER`` and running ``SUM`` windows, ``LEFT JOIN``, ``CASE``);
+the one construct they spell differently, a sum of doubles added in rank order,
+comes from the engine's :class:`Dialect`. It reads four tables:
 
 ``run(qid, docno, score)``, ``qrels(qid, docno, grade)``,
-``gains(grade, gain, pooled)``, ``discounts(rnk, mul, div)``
+``levels(grade, pooled, gain_0, ..., rel_0, ...)``, ``discounts(rnk, mul, div)``
 
-and returns, per evaluated query, the sums that nDCG divides: one ``dcg_K``
-column per cutoff (``dcg_all`` for the whole list) and one ``idcg_K`` column
-per ideal needed. The steps, each a common table expression, in trec_eval 10.0's
-order (``form_res_rels.c``):
+and returns, per evaluated query, the statistics that the measures are
+computed from (:class:`Stat`: counts, and sums added in rank order). The steps,
+each a common table expression, in trec_eval 10.0's order (``form_res_rels.c``):
 
 - ``run_rows``: scores as doubles (``score_precision="float32"``: as float32,
   trec_eval 9.x), ``-0.0`` made ``+0.0``;
-- ``judged``: each judged document's gain and whether it counts as judged for
-  ``-J`` (both from the ``gains`` table, computed in Python);
+- ``judged``: each judged document with its grade's row of ``levels``: its gain
+  under each gain table, whether it is relevant at each relevance level, and
+  whether it counts as judged (``pooled``);
 - ``queries``: the queries evaluated, with ``-c`` all of the qrels;
 - ``ranked_all``: the rank by score descending, then docno descending;
-- ``listed``: the top ``max_docs`` of each query (``-M``), then ``ranked``:
-  with ``-J`` only judged documents, ranked again in the same order;
-- ``scored``: each ranked document's gain, 0 when unjudged;
-- ``system``: DCG at each cutoff, the sum of gain times discount, added in rank
-  order as trec_eval adds it;
-- ``ideal_ranked`` and ``ideal``: the positive gains sorted best first and their
-  sums in that order, IDCG at each cutoff.
+- ``ranked``: the top ``max_docs`` of each query (``-M``), then with ``-J``
+  only judged documents, ranked again in the same order;
+- ``scored``: each ranked document's gains and flags (0 when unjudged);
+- ``counted``: running counts down the ranking (relevant documents found,
+  judged non-relevant ones above) and each rank's discounted gain;
+- ``terms``: running sums down the ranking (DCG, average precision, bpref);
+- ``per_query``: the statistics at each cutoff; ``ideal_G``: IDCG at each
+  cutoff under gain table ``G``; ``qstats``: the qrels' counts.
 
-The discount of each rank is a table (:func:`discount_rows`) computed by
-:mod:`dcglab.discounts` in Python, and the gains table by
-:func:`dcglab.batch.levels.level_gains`, so there is no gain or discount formula in
-SQL. Sums are added left to right in rank order, because a different order can
-change the last bit of a double and so, near a rounding boundary, a printed
-decimal. The division with its IDCG = 0 policy is done by
-:func:`dcglab.measures.ndcg_ratio` on the per-query sums. This module imports
-no engine.
+The levels table is built in Python from the batch path's grade reading
+(:func:`dcglab.evaluation.batch.levels.level_gains`,
+:func:`dcglab.evaluation.batch.binary.level_flags`), and the discount of each
+rank comes from :mod:`dcglab.formulas.discounts` (:func:`discount_rows`), so
+there is no gain, discount or relevance rule in SQL. The measures are finished
+in Python from the statistics (:mod:`dcglab.evaluation.engines.measures`).
+Sums of doubles are added left to right in rank order, as trec_eval and the
+batch path add them, because another order can change the last bit and so,
+near a rounding boundary, a printed decimal. This module imports no engine.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Unpack
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..discounts import Discount, DiscountSpec
-from ..measure_families import FAMILIES
-from ..measure_names import Measure, measure_specs
-from ..options import ConventionKeywords, Conventions, ideal_name
+from dcglab.evaluation.options import Conventions
+from dcglab.formulas.discounts import Discount, DiscountSpec
+
+if TYPE_CHECKING:
+    from dcglab.evaluation.measure_names import Measure
 
 SCORE_TYPES = {"double": "DOUBLE", "float32": "FLOAT"}
 """The SQL type in which each ``score_precision`` compares scores."""
+ZERO = "CAST(0 AS DOUBLE)"
+ONE = "CAST(1 AS DOUBLE)"
+ROWS = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
 
 
 @dataclass(frozen=True)
 class Dialect:
-    """What one engine's SQL spells its own way: a sum in a given order.
+    """What one engine's SQL spells its own way: a sum of doubles in rank order.
 
-    ``ordered_sum(value, order, where)`` is an aggregate expression: the sum of
-    ``value`` over the group's rows where ``where`` holds, added left to right
-    in ascending ``order`` (0 for no row).
+    ``running(term)`` is the expression that the ``terms`` step selects for
+    each ranked document, and ``upto(column, k)`` the aggregate that reads
+    from it the sum of ``term`` over the query's ranks ``1..k`` (``None``: all),
+    added left to right in rank order (ranks are ``1..n`` without a gap).
     """
 
     name: str
-    ordered_sum: Callable[[str, str, str], str]
+    running: Callable[[str], str]
+    upto: Callable[[str, int | None], str]
 
 
-def _duckdb_sum(value: str, order: str, where: str) -> str:
-    return (
-        f"COALESCE(list_reduce(list({value} ORDER BY {order}) FILTER (WHERE {where}), "
-        "lambda a, b: a + b, CAST(0 AS DOUBLE)), CAST(0 AS DOUBLE))"
-    )
+def _duckdb_upto(column: str, k: int | None) -> str:
+    terms = f"list({column} ORDER BY rnk)"  # one list per column, shared by every cutoff
+    if k is not None:
+        terms = f"list_slice({terms}, 1, {int(k)})"
+    return f"list_reduce({terms}, lambda a, b: a + b, {ZERO})"
 
 
-def _spark_sum(value: str, order: str, where: str) -> str:
-    return (
-        f"aggregate(array_sort(collect_list(struct({order} AS o, {value} AS v)) "
-        f"FILTER (WHERE {where})), CAST(0 AS DOUBLE), (acc, x) -> acc + x.v)"
-    )
+def _spark_running(term: str) -> str:
+    # A running window adds row by row in the window's order (Spark's
+    # UnboundedPrecedingWindowFunctionFrame), so each value is the sum in rank order.
+    return f"SUM({term}) OVER (PARTITION BY qid ORDER BY rnk {ROWS})"
 
 
-DUCKDB = Dialect("duckdb", _duckdb_sum)
-SPARK = Dialect("spark", _spark_sum)
+def _spark_upto(column: str, k: int | None) -> str:
+    where = "" if k is None else f" FILTER (WHERE rnk <= {int(k)})"
+    return f"COALESCE(max_by({column}, rnk){where}, {ZERO})"
 
 
-def _computes(engine: str, m: Measure) -> bool:
-    """Whether ``engine`` computes ``m``: its family's record lists the engine
-    (:data:`dcglab.measure_names.FAMILIES`), under the evaluation's one gain."""
-    return engine in m.record.paths and m.gain is None
+DUCKDB = Dialect("duckdb", lambda term: term, _duckdb_upto)
+"""DuckDB: each query's terms as one list in rank order, added by ``list_reduce``
+(DuckDB's window sums combine partial sums in a tree, in another order)."""
+SPARK = Dialect("spark", _spark_running, _spark_upto)
+"""Spark: a running window sum, read at the cutoff's rank (``max_by``): the terms
+are collected into no array and sorted once, with the ranking."""
 
 
-def dcg_measures(measures: Iterable[str], engine: str = "duckdb") -> list[Measure]:
-    """:func:`dcglab.measure_names.measure_specs`, limited to what the engine
-    computes; any other measure is an error naming the engine and the measure.
+class Stat(NamedTuple):
+    """One per-query statistic the SQL returns.
 
-    Examples
-    --------
-    >>> [(m.name, m.k) for m in dcg_measures(["ndcg_cut.5,10", "nDCG@3", "dcg"])]
-    [('ndcg_cut_5', 5), ('ndcg_cut_10', 10), ('nDCG@3', 3), ('dcg', None)]
+    ``kind`` is what it counts or sums, ``index`` the gain table (for
+    ``dcg``/``idcg``) or relevance level (for the others) it uses, ``param``
+    its cutoff (``None``: the whole ranking) or, for ``iprec``, its recall point.
+
+    ========== ===================================================================
+    kind       per query
+    ========== ===================================================================
+    n_ret      documents ranked (after ``-M`` and ``-J``)
+    found      relevant documents in the top ``param``
+    ap         sum over relevant ranks i <= ``param`` of (relevant found by i) / i
+    first      rank of the first relevant document (0: none)
+    rprec      relevant documents in the top R (R: the relevant ones in the qrels)
+    bpref      sum over relevant ranks of 1 - min(b, R) / min(N, R) (1 if b = 0),
+               b the judged non-relevant ones above, N those of the qrels
+    iprec      the best precision at or below the rank where round(``param`` R)
+               relevant documents are found (halves up; at least 1)
+    judged     judged documents in the top ``param``
+    dcg        gain times discount, summed over the top ``param``
+    idcg       the same over the ideal ranking of the judged gains
+    num_rel    R, the relevant documents in the qrels
+    nonrel     N, the judged non-relevant documents in the qrels
+    ========== ===================================================================
     """
-    wanted = measure_specs(measures)
-    other = [
-        name
-        for name in dict.fromkeys(measures)
-        if not all(_computes(engine, m) for m in measure_specs([name]))
-    ]
-    if other:
-        names = ", ".join(f.name for f in FAMILIES if engine in f.paths)
-        raise ValueError(
-            f"engine {engine!r} does not compute {', '.join(other)}: it computes {names} "
-            "under one gain; the default path computes the others"
-        )
-    return wanted
+
+    kind: str
+    index: int = 0
+    param: float | None = None
+
+    @property
+    def column(self) -> str:
+        """Its column name: kind, index and parameter, SQL-safe."""
+        p = "all" if self.param is None else repr(self.param).replace(".", "p").replace("-", "m")
+        return f"{self.kind}_{self.index}_{p}"
+
+
+FROM_QRELS = ("num_rel", "nonrel")
+"""Statistics of the qrels alone (``qstats``); ``idcg`` comes from ``ideal_G``."""
 
 
 def double(x: float) -> str:
@@ -134,7 +162,7 @@ def discount_rows(discount: DiscountSpec, n: int) -> list[tuple[int, float, floa
     For ``log2`` the term is trec_eval's :math:`g / \log_2(i + 1)` (``m_ndcg.c``
     divides by C's ``log2``, which :func:`math.log2` calls), so ``mul`` is 1 and
     ``div`` the logarithm; for any other discount ``mul`` is the weight of
-    :meth:`dcglab.discounts.Discount.weights` and ``div`` is 1. Multiplying or
+    :meth:`dcglab.formulas.discounts.Discount.weights` and ``div`` is 1. Multiplying or
     dividing by 1 is exact, so each term is computed exactly as written.
 
     Examples
@@ -150,54 +178,36 @@ def discount_rows(discount: DiscountSpec, n: int) -> list[tuple[int, float, floa
     return [(i, float(w), 1.0) for i, w in enumerate(d.weights(n).tolist(), start=1)]
 
 
-def gains_sql(grades: Sequence[float], gains: Sequence[float], pooled: Sequence[bool]) -> str:
-    """The gains table as an inline ``VALUES`` list (grades and gains as exact doubles).
+def levels_sql(
+    grades: Sequence[float],
+    pooled: Sequence[bool],
+    gains: Sequence[Sequence[float]],
+    relevant: Sequence[Sequence[bool]],
+) -> str:
+    """The levels table as an inline ``VALUES`` list: per distinct qrels grade,
+    whether it counts as judged, its gain under each gain table (exact doubles)
+    and whether it is relevant at each relevance level (1 or 0).
 
     Examples
     --------
-    >>> print(gains_sql([-1.0, 1.0], [0.0, 3.0], [False, True]))  # doctest: +NORMALIZE_WHITESPACE
-    SELECT * FROM (VALUES (CAST('-1.0' AS DOUBLE), CAST('0.0' AS DOUBLE), FALSE),
-    (CAST('1.0' AS DOUBLE), CAST('3.0' AS DOUBLE), TRUE)) AS g(grade, gain, pooled)
+    >>> print(levels_sql([-1.0, 1.0], [False, True], [[0.0, 3.0]], [[False, True]]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    SELECT * FROM (VALUES (CAST('-1.0' AS DOUBLE), FALSE, CAST('0.0' AS DOUBLE), 0),
+    (CAST('1.0' AS DOUBLE), TRUE, CAST('3.0' AS DOUBLE), 1))
+    AS g(grade, pooled, gain_0, rel_0)
     """
-    rows = ",\n      ".join(
-        f"({double(g)}, {double(v)}, {'TRUE' if p else 'FALSE'})"
-        for g, v, p in zip(grades, gains, pooled)
-    )
-    return f"SELECT * FROM (VALUES {rows}) AS g(grade, gain, pooled)"
+    rows = []
+    for i, g in enumerate(grades):
+        cells = [double(g), "TRUE" if pooled[i] else "FALSE"]
+        cells += [double(table[i]) for table in gains]
+        cells += ["1" if flags[i] else "0" for flags in relevant]
+        rows.append(f"({', '.join(cells)})")
+    names = ["grade", "pooled"] + [f"gain_{j}" for j in range(len(gains))]
+    names += [f"rel_{j}" for j in range(len(relevant))]
+    return f"SELECT * FROM (VALUES {', '.join(rows)}) AS g({', '.join(names)})"
 
 
-def _label(k: int | None) -> str:
-    return "all" if k is None else str(k)
-
-
-def sum_columns(
-    measures: Iterable[str], ideal: str = "judged", engine: str = "duckdb"
-) -> list[tuple[str, str, str | None]]:
-    """For each measure, its output name and the DCG and IDCG columns it divides.
-
-    ``idcg`` is ``None`` for an unnormalised ``dcg`` measure. The ideal is cut at
-    the measure's cutoff except for ``ideal="judged-uncut"`` (alias ``"qrels"``),
-    as in :func:`dcglab.batch.compute`.
-
-    Examples
-    --------
-    >>> sum_columns(["ndcg_cut.5", "ndcg"])
-    [('ndcg_cut_5', 'dcg_5', 'idcg_5'), ('ndcg', 'dcg_all', 'idcg_all')]
-    >>> sum_columns(["ndcg_cut.5"], ideal="judged-uncut")
-    [('ndcg_cut_5', 'dcg_5', 'idcg_all')]
-    """
-    uncut = ideal_name(ideal) == "judged-uncut"
-    out = []
-    for m in dcg_measures(measures, engine):
-        if not m.record.normalised:
-            out.append((m.name, f"dcg_{_label(m.k)}", None))
-            continue
-        cut = None if uncut else m.k
-        out.append((m.name, f"dcg_{_label(m.k)}", f"idcg_{_label(cut)}"))
-    return out
-
-
-def depths(measures: Sequence[str], c: Conventions) -> tuple[int | None, int | None]:
+def depths(specs: Sequence[Measure], c: Conventions) -> tuple[int | None, int | None]:
     """How many ranks the system's list and the ideal need (``None``: all).
 
     Only the top max(K) ranks matter, unless a measure has no cutoff, the ideal
@@ -206,12 +216,13 @@ def depths(measures: Sequence[str], c: Conventions) -> tuple[int | None, int | N
 
     Examples
     --------
-    >>> depths(["ndcg_cut.5,10"], Conventions(max_docs=7))
+    >>> from dcglab.evaluation.measure_names import measure_specs
+    >>> depths(measure_specs(["ndcg_cut.5,10", "P.3"]), Conventions(max_docs=7))
     (7, 10)
-    >>> depths(["ndcg"], Conventions())
+    >>> depths(measure_specs(["ndcg"]), Conventions())
     (None, None)
     """
-    cuts = [m.k for m in measure_specs(measures)]
+    cuts = [m.k for m in specs]
     top = None if None in cuts else max(cuts)
     system = None if c.ideal == "retrieved" or c.ties == "average" else top
     if c.max_docs is not None:
@@ -219,20 +230,43 @@ def depths(measures: Sequence[str], c: Conventions) -> tuple[int | None, int | N
     return system, (None if c.ideal == "judged-uncut" else top)
 
 
-def _sums(dialect: Dialect, columns: Iterable[str], prefix: str) -> str:
-    """The ordered sum of ``term`` up to each cutoff named in ``columns``."""
-    lines = []
-    for col in sorted(set(columns), key=lambda c: (c.endswith("_all"), len(c), c)):
-        k = col[len(prefix) + 1 :]
-        where = "TRUE" if k == "all" else f"rnk <= {int(k)}"
-        lines.append(f"{dialect.ordered_sum('term', 'rnk', where)} AS {col}")
-    return ",\n         ".join(lines)
+def _half_up(x: str) -> str:
+    """C's ``lround`` for ``x >= 0`` in SQL (as :func:`dcglab.evaluation.batch.binary._half_up`)."""
+    return f"(CASE WHEN {x} - FLOOR({x}) >= 0.5 THEN FLOOR({x}) + 1 ELSE FLOOR({x}) END)"
 
 
-def _ranking(ties: str, max_docs: int | None, judged_only: bool, depth: int | None) -> str:
+def _aggregate(s: Stat, dialect: Dialect) -> str:
+    """The ``per_query`` aggregate of a statistic over a query's ``terms`` rows."""
+    at = "" if s.param is None else f"rnk <= {int(s.param)}"
+    rel = f"rel_{s.index}"
+
+    def count(flag: str, where: str = at) -> str:
+        return f"SUM({flag})" if not where else f"SUM(CASE WHEN {where} THEN {flag} ELSE 0 END)"
+
+    if s.kind == "n_ret":
+        return "COUNT(*)"
+    if s.kind == "found":
+        return count(rel)
+    if s.kind == "judged":
+        return count("jd")
+    if s.kind == "first":
+        return f"MIN(CASE WHEN {rel} = 1 THEN rnk END)"
+    if s.kind == "rprec":
+        return count(rel, f"rnk <= num_rel_{s.index}")
+    if s.kind == "iprec":
+        need = _half_up(f"{double(float(s.param or 0.0))} * CAST(num_rel_{s.index} AS DOUBLE)")
+        return (
+            f"MAX(CASE WHEN {rel} = 1 AND found_{s.index} >= GREATEST({need}, 1) "
+            f"THEN CAST(found_{s.index} AS DOUBLE) / rnk END)"
+        )
+    sums = {"ap": f"ap_{s.index}", "bpref": f"bp_{s.index}", "dcg": f"dcg_{s.index}"}
+    return dialect.upto(sums[s.kind], None if s.param is None else int(s.param))
+
+
+def _ranking(c: Conventions, gain_cols: list[str], flag_cols: list[str], depth: int | None) -> str:
     """The CTEs from ``ranked_all`` to ``scored``: trec_eval's ``-M``, then ``-J``."""
-    listed = "ranked_all" if max_docs is None else f"ranked_all WHERE place <= {int(max_docs)}"
-    if judged_only:  # the judged documents of the top M, in the same order, ranked again
+    listed = "ranked_all" if c.max_docs is None else f"ranked_all WHERE place <= {c.max_docs}"
+    if c.judged_only:  # the judged documents of the top M, in the same order, ranked again
         ranked = (
             "SELECT t.qid, t.docno, t.s,\n"
             "         ROW_NUMBER() OVER (PARTITION BY t.qid ORDER BY t.place) AS rnk\n"
@@ -243,12 +277,16 @@ def _ranking(ties: str, max_docs: int | None, judged_only: bool, depth: int | No
     else:
         ranked = f"SELECT qid, docno, s, place AS rnk FROM {listed}"
     top = "ranked" if depth is None else f"(SELECT * FROM ranked WHERE rnk <= {depth})"
-    gain = "COALESCE(j.gain, 0.0) AS gain"
-    if ties == "average":  # each group of equal scores shares its mean gain
-        gain = (
-            "AVG(COALESCE(j.gain, 0.0)) OVER (PARTITION BY t.qid, t.s) AS gain,\n"
-            "         COALESCE(j.gain, 0.0) AS raw_gain"
-        )
+    cols = [f"COALESCE(j.{g}, {ZERO}) AS {g}" for g in gain_cols]
+    if c.ties == "average":  # each group of equal scores shares its mean gain
+        cols = [
+            f"AVG(COALESCE(j.{g}, {ZERO})) OVER (PARTITION BY t.qid, t.s) AS {g},\n"
+            f"         COALESCE(j.{g}, {ZERO}) AS raw_{g}"
+            for g in gain_cols
+        ]
+    cols += [f"COALESCE(j.{f}, 0) AS {f}" for f in flag_cols]
+    cols.append("CASE WHEN j.pooled THEN 1 ELSE 0 END AS jd")
+    selected = ",\n         ".join(cols)
     return f"""ranked_all AS (  -- rank: score descending, ties broken by docno descending
   SELECT qid, docno, s,
          ROW_NUMBER() OVER (PARTITION BY qid ORDER BY s DESC, docno DESC) AS place
@@ -256,99 +294,214 @@ def _ranking(ties: str, max_docs: int | None, judged_only: bool, depth: int | No
   WHERE qid IN (SELECT qid FROM queries)),
 ranked AS (  -- the top max_docs (-M), then with -J only judged documents
   {ranked}),
-scored AS (  -- each ranked document's gain; unjudged documents gain 0
-  SELECT t.qid, t.rnk, {gain}
+scored AS (  -- each ranked document's gains and flags; unjudged documents have 0
+  SELECT t.qid, t.rnk,
+         {selected}
   FROM {top} AS t
   LEFT JOIN judged AS j ON j.qid = t.qid AND j.docno = t.docno)"""
 
 
-def evaluation_sql(
-    measures: Sequence[str] = ("ndcg_cut.10",),
+RANKED_KINDS = ("found", "ap", "first", "rprec", "iprec", "bpref")
+"""Statistics that need a relevance level's running counts down the ranking."""
+NEEDS_R = ("rprec", "iprec", "bpref")
+"""Statistics that need the qrels' counts on each ranked row."""
+
+
+def _row_steps(stats: Sequence[Stat], n_gains: int, dialect: Dialect, discounts: str) -> str:
+    """The ``counted`` and ``terms`` CTEs: running counts, then running sums."""
+    kinds = {(s.kind, s.index) for s in stats}
+    window = f"OVER (PARTITION BY s.qid ORDER BY s.rnk {ROWS})"
+    counted = ["s.qid", "s.rnk", "s.jd"]
+    terms = ["qid", "rnk", "jd"]
+    for g in range(n_gains):
+        if ("dcg", g) in kinds:
+            counted.append(f"s.gain_{g} * d.mul / d.div AS dterm_{g}")
+            terms.append(f"{dialect.running(f'dterm_{g}')} AS dcg_{g}")
+    levels = sorted({s.index for s in stats if s.kind in RANKED_KINDS})
+    for i in levels:
+        r, b = f"num_rel_{i}", f"above_{i}"
+        counted += [f"s.rel_{i}", f"SUM(s.rel_{i}) {window} AS found_{i}"]
+        terms += [f"rel_{i}", f"found_{i}"]
+        if any((k, i) in kinds for k in NEEDS_R):
+            counted.append(f"COALESCE(q.{r}, 0) AS {r}")
+            terms.append(r)
+        if ("ap", i) in kinds:
+            ap = f"CASE WHEN rel_{i} = 1 THEN CAST(found_{i} AS DOUBLE) / rnk ELSE {ZERO} END"
+            terms.append(f"{dialect.running(ap)} AS ap_{i}")
+        if ("bpref", i) in kinds:
+            counted += [
+                f"SUM(s.jd * (1 - s.rel_{i})) {window} AS {b}",
+                f"COALESCE(q.nonrel_{i}, 0) AS nonrel_{i}",
+            ]
+            cap = f"LEAST(nonrel_{i}, {r})"
+            share = (
+                f"CASE WHEN {cap} > 0 THEN CAST(LEAST({b}, {r}) AS DOUBLE) / "
+                f"CAST({cap} AS DOUBLE) ELSE {ZERO} END"
+            )
+            term = (
+                f"CASE WHEN rel_{i} = 1 THEN (CASE WHEN {b} > 0 THEN {ONE} - ({share}) "
+                f"ELSE {ONE} END) ELSE {ZERO} END"
+            )
+            terms.append(f"{dialect.running(term)} AS bp_{i}")
+    joins = f"JOIN {discounts} AS d ON d.rnk = s.rnk"
+    if any(k in NEEDS_R for k, _ in kinds):
+        joins += "\n  LEFT JOIN qstats AS q ON q.qid = s.qid"
+    sep = ",\n         "
+    return f"""counted AS (  -- running counts down the ranking, and each discounted gain
+  SELECT {sep.join(counted)}
+  FROM scored AS s
+  {joins}),
+terms AS (  -- running sums down the ranking, added in rank order
+  SELECT {sep.join(terms)}
+  FROM counted)"""
+
+
+def _ideal(
+    g: int,
+    cuts: Sequence[int | None],
+    c: Conventions,
+    dialect: Dialect,
+    discounts: str,
+    depth: int | None,
+) -> str:
+    """The ``ideal_G`` CTEs: the positive gains of table ``G`` best first, and
+    IDCG at each cutoff in ``cuts``."""
+    source = f"SELECT qid, gain_{g} AS gain FROM judged"
+    if c.ideal == "retrieved":
+        raw = f"raw_gain_{g}" if c.ties == "average" else f"gain_{g}"
+        source = f"SELECT qid, {raw} AS gain FROM scored"
+    keep = "" if depth is None else f" WHERE rnk <= {depth}"
+    sums = ",\n         ".join(
+        f"{dialect.upto('cum', k)} AS {Stat('idcg', g, k).column}" for k in cuts
+    )
+    return f"""ideal_ranked_{g} AS (  -- the ideal: positive gains sorted best first
+  SELECT qid, gain, ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC) AS rnk
+  FROM ({source}) AS source
+  WHERE gain > 0),
+ideal_terms_{g} AS (
+  SELECT qid, rnk, {dialect.running("term")} AS cum
+  FROM (SELECT r.qid, r.rnk, r.gain * d.mul / d.div AS term
+        FROM (SELECT * FROM ideal_ranked_{g}{keep}) AS r
+        JOIN {discounts} AS d ON d.rnk = r.rnk) AS t),
+ideal_{g} AS (  -- IDCG at each cutoff, added in rank order
+  SELECT qid,
+         {sums}
+  FROM ideal_terms_{g}
+  GROUP BY qid)"""
+
+
+def _inputs(c: Conventions, run: str, qrels: str, levels: str, columns: list[str]) -> list[str]:
+    """The CTEs ``run_rows``, ``judged`` (with the levels table's ``columns``) and ``queries``."""
+    score = SCORE_TYPES[c.score_precision]
+    in_run = "" if c.missing == "zero" else "\n  WHERE qid IN (SELECT qid FROM run_rows)"
+    return [
+        f"""run_rows AS (  -- scores in the compared precision; adding +0.0 turns -0.0 into +0.0
+  SELECT CAST(qid AS STRING) AS qid, CAST(docno AS STRING) AS docno,
+         CAST(score AS {score}) + CAST(0 AS {score}) AS s
+  FROM {run})""",
+        f"""judged AS (  -- each judged document with its grade's gains and flags
+  SELECT CAST(r.qid AS STRING) AS qid, CAST(r.docno AS STRING) AS docno, g.pooled,
+         {", ".join(f"g.{x}" for x in columns)}
+  FROM {qrels} AS r JOIN {levels} AS g ON CAST(r.grade AS DOUBLE) = g.grade)""",
+        f"""queries AS (  -- evaluated: queries with judgments (and, without -c, a ranking)
+  SELECT DISTINCT qid FROM judged{in_run})""",
+    ]
+
+
+def _qstats(levels: Sequence[int]) -> str:
+    """The ``qstats`` CTE: per query, the qrels' relevant and judged non-relevant
+    documents at each relevance level in ``levels``."""
+    sums = []
+    for i in levels:
+        sums.append(f"SUM(rel_{i}) AS num_rel_{i}")
+        sums.append(f"SUM(CASE WHEN pooled AND rel_{i} = 0 THEN 1 ELSE 0 END) AS nonrel_{i}")
+    return (
+        "qstats AS (  -- relevant and judged non-relevant documents of the qrels\n"
+        f"  SELECT qid, {', '.join(sums)}\n  FROM judged\n  GROUP BY qid)"
+    )
+
+
+def statistics_sql(
+    stats: Sequence[Stat],
+    conventions: Conventions,
     *,
+    n_gains: int = 1,
+    n_levels: int = 1,
+    depths: tuple[int | None, int | None] = (None, None),
     dialect: Dialect = DUCKDB,
     run: str = "run",
     qrels: str = "qrels",
-    gains: str = "gains",
+    levels: str = "levels",
     discounts: str = "discounts",
-    conventions: Conventions | None = None,
-    **options: Unpack[ConventionKeywords],
 ) -> str:
-    """The whole evaluation as one SQL query (see the module docstring).
+    """The statistics of every evaluated query as one SQL query (module docstring).
 
     Parameters
     ----------
-    measures : sequence of str
-        As in :func:`dcglab.batch.evaluate`: ``ndcg``, ``ndcg_cut.K``, ``dcg``...
+    stats : sequence of Stat
+        The statistics to return, one column each (:attr:`Stat.column`).
+    conventions : Conventions
+        As in :func:`dcglab.evaluation.batch.evaluate`. The query applies
+        ``ideal``, ``ties`` (``"trec"``: score descending, then docno
+        descending; ``"average"``: each document gets the mean gain of the
+        documents with the same score), ``missing`` (``"zero"`` also evaluates
+        qrels queries absent from the run, ``-c``; the caller refuses them for
+        ``"error"``), ``max_docs`` (each query's top ``max_docs`` ranked
+        documents, ``-M``), then ``judged_only`` (drop the documents absent
+        from the qrels and those whose grade's ``pooled`` is false, ``-J``) and
+        ``score_precision`` (:data:`SCORE_TYPES`); the levels and discounts
+        tables carry the others.
+    n_gains, n_levels : int
+        How many gain tables and relevance levels the levels table holds.
+    depths : (int or None, int or None)
+        How many ranks the system's list and the ideal need (``None``: all).
     dialect : Dialect, default :data:`DUCKDB`
         The engine's spelling of an ordered sum (:data:`DUCKDB`, :data:`SPARK`).
-    run, qrels, gains, discounts : str
+    run, qrels, levels, discounts : str
         Names of the tables (or views) to read.
-    conventions, **options
-        As in :func:`dcglab.batch.evaluate` (:class:`dcglab.options.Conventions`).
-        The query applies ``ideal``, ``ties`` (``"trec"``: score descending,
-        then docno descending; ``"average"``: each document gets the mean gain
-        of the documents with the same score), ``missing`` (``"zero"`` also
-        evaluates qrels queries absent from the run, ``-c``; the caller
-        refuses them for ``"error"``), ``max_docs`` (each query's top
-        ``max_docs`` ranked documents, ``-M``), then ``judged_only`` (drop the
-        documents absent from the qrels and those whose grade's ``pooled`` is
-        false, ``-J``) and ``score_precision`` (:data:`SCORE_TYPES`); the gains
-        and discounts tables carry the others.
 
     Returns
     -------
     str
-        A ``SELECT`` with columns ``qid`` and the ``dcg_*`` / ``idcg_*`` sums
-        named by :func:`sum_columns`, one row per evaluated query.
+        A ``SELECT`` with columns ``qid`` and one per statistic, one row per
+        evaluated query, in no particular order.
     """
-    c = Conventions.of(conventions, **options)
-    name, ties = c.ideal, c.ties
-    cols = sum_columns(measures, name, dialect.name)
-    dcg_cols = sorted({d for _, d, _ in cols})
-    idcg_cols = sorted({i for _, _, i in cols if i is not None})
-    depth, ideal_depth = depths(measures, c)
-    score = SCORE_TYPES[c.score_precision]
-    in_run = "" if c.missing == "zero" else "\n  WHERE qid IN (SELECT qid FROM run_rows)"
-    idcg_select = "".join(f",\n       COALESCE(i.{c}, 0.0) AS {c}" for c in idcg_cols)
-    ideal_ctes = ideal_join = ""
-    if idcg_cols:
-        ideal_from = "SELECT qid, gain FROM judged"
-        if name == "retrieved":
-            raw = "raw_gain" if ties == "average" else "gain"
-            ideal_from = f"SELECT qid, {raw} AS gain FROM scored"
-        keep = "" if ideal_depth is None else f" WHERE rnk <= {ideal_depth}"
-        ideal_ctes = f""",
-ideal_ranked AS (  -- the ideal: positive gains sorted best first
-  SELECT qid, gain, ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC) AS rnk
-  FROM ({ideal_from}) AS source
-  WHERE gain > 0),
-ideal AS (  -- IDCG at each cutoff, added in rank order
-  SELECT t.qid,
-         {_sums(dialect, idcg_cols, "idcg")}
-  FROM (SELECT r.qid, r.rnk, r.gain * d.mul / d.div AS term
-        FROM (SELECT * FROM ideal_ranked{keep}) AS r
-        JOIN {discounts} AS d ON d.rnk = r.rnk) AS t
-  GROUP BY t.qid)"""
-        ideal_join = "\nLEFT JOIN ideal AS i ON i.qid = q.qid"
-    dcg_select = "".join(f",\n       COALESCE(s.{c}, 0.0) AS {c}" for c in dcg_cols)
-    return f"""WITH
-run_rows AS (  -- scores in the compared precision; adding +0.0 turns -0.0 into +0.0
-  SELECT CAST(qid AS STRING) AS qid, CAST(docno AS STRING) AS docno,
-         CAST(score AS {score}) + CAST(0 AS {score}) AS s
-  FROM {run}),
-judged AS (  -- each judged document's gain, and whether -J keeps it
-  SELECT CAST(r.qid AS STRING) AS qid, CAST(r.docno AS STRING) AS docno, g.gain, g.pooled
-  FROM {qrels} AS r JOIN {gains} AS g ON CAST(r.grade AS DOUBLE) = g.grade),
-queries AS (  -- evaluated: queries with judgments (and, without -c, a ranking)
-  SELECT DISTINCT qid FROM judged{in_run}),
-{_ranking(ties, c.max_docs, c.judged_only, depth)},
-system AS (  -- DCG at each cutoff: gain times discount, added in rank order
-  SELECT t.qid,
-         {_sums(dialect, dcg_cols, "dcg")}
-  FROM (SELECT s.qid, s.rnk, s.gain * d.mul / d.div AS term
-        FROM scored AS s JOIN {discounts} AS d ON d.rnk = s.rnk) AS t
-  GROUP BY t.qid){ideal_ctes}
-SELECT q.qid{dcg_select}{idcg_select}
-FROM queries AS q
-LEFT JOIN system AS s ON s.qid = q.qid{ideal_join}
-ORDER BY q.qid"""
+    c = conventions
+    depth, ideal_depth = depths
+    gain_cols = [f"gain_{g}" for g in range(n_gains)]
+    flag_cols = [f"rel_{i}" for i in range(n_levels)]
+    ranked = [s for s in stats if s.kind not in (*FROM_QRELS, "idcg")]
+    counted = sorted({s.index for s in stats if s.kind in FROM_QRELS or s.kind in NEEDS_R})
+    ctes = _inputs(c, run, qrels, levels, gain_cols + flag_cols)
+    if counted:
+        ctes.append(_qstats(counted))
+    exprs: dict[Stat, str] = {}
+    joins = []
+    sep = ",\n         "
+    if ranked:
+        aggs = sep.join(f"{_aggregate(s, dialect)} AS {s.column}" for s in ranked)
+        ctes += [
+            _ranking(c, gain_cols, flag_cols, depth),
+            _row_steps(ranked, n_gains, dialect, discounts),
+            f"per_query AS (  -- each statistic of the ranking\n  SELECT qid,\n         {aggs}\n"
+            "  FROM terms\n  GROUP BY qid)",
+        ]
+        joins.append("LEFT JOIN per_query AS p ON p.qid = q.qid")
+        for s in ranked:
+            zero = ZERO if s.kind in ("dcg", "ap", "bpref", "iprec") else "0"
+            exprs[s] = f"COALESCE(p.{s.column}, {zero})"
+    for g in range(n_gains):
+        cuts = list(dict.fromkeys(s.param for s in stats if s.kind == "idcg" and s.index == g))
+        if cuts:
+            ctes.append(_ideal(g, cuts, c, dialect, discounts, ideal_depth))
+            joins.append(f"LEFT JOIN ideal_{g} AS i{g} ON i{g}.qid = q.qid")
+            for k in cuts:
+                exprs[Stat("idcg", g, k)] = f"COALESCE(i{g}.{Stat('idcg', g, k).column}, {ZERO})"
+    if counted:
+        joins.append("LEFT JOIN qstats AS qs ON qs.qid = q.qid")
+        for s in stats:
+            if s.kind in FROM_QRELS:
+                exprs[s] = f"COALESCE(qs.{s.kind}_{s.index}, 0)"
+    select = ["q.qid", *(f"{exprs[s]} AS {s.column}" for s in stats)]
+    body = ",\n".join(ctes)
+    return f"WITH\n{body}\nSELECT {sep.join(select)}\nFROM queries AS q\n" + "\n".join(joins)
