@@ -233,9 +233,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 IDEALS = CHOICES["ideal"]
 """Accepted ``ideal`` values: the names, then the older aliases."""
 TIES = CHOICES["ties"]
-ZERO_POLICIES = CHOICES["zero_idcg"]  # declared with the formulas (checks.ZERO_POLICIES)
-"""Accepted ``zero_idcg`` values, for a query whose IDCG is 0: an error, nDCG 0,
-nDCG 1, or the query left out of the mean."""
 MISSING = CHOICES["missing"]
 """Accepted ``missing`` values, for qrels queries without run lines: left out,
 scored 0 (trec_eval ``-c``), or refused (trec_eval without ``-c``)."""
