@@ -27,10 +27,13 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -40,6 +43,15 @@ LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 RESULTS = ROOT / "benchmarks" / "results" / "lighthouse.txt"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --no-first-run"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+#: DevTools' "Fast 3G" preset (latency in ms, throughput in bytes/s) and a 4x slower CPU.
+FAST_3G = {
+    "offline": False,
+    "latency": 562.5,
+    "downloadThroughput": 180_000,
+    "uploadThroughput": 84_375,
+}
+CPU_SLOWDOWN = 4
+EXPLORER_CONTROL = ".dcglab-explorer :is(input, button, select, [tabindex='0']):not([disabled])"
 #: (label, what it reads from a row, the goal's test, the goal in words)
 GOALS = [
     ("performance", lambda r: r["performance"] >= 85, ">= 85"),
@@ -47,6 +59,7 @@ GOALS = [
     ("best practices", lambda r: r["best-practices"] >= 95, ">= 95"),
     ("SEO", lambda r: r["seo"] >= 95, ">= 95"),
     ("FCP", lambda r: r["fcp"] <= 2.5, "<= 2.5 s"),
+    ("explorer usable", lambda r: r.get("explorer") is None or r["explorer"] <= 8, "<= 8 s"),
 ]
 
 
@@ -73,19 +86,63 @@ def lighthouse(url: str, out: Path) -> dict:
     return json.loads(out.read_text())
 
 
-def row(report: dict) -> dict:
-    """The figures of one page from its Lighthouse report."""
+def has_explorer(site: Path, page: str) -> bool:
+    return "application/vnd.jupyter.widget-view+json" in (site / page).read_text()
+
+
+def explorer_usable(url: str) -> float:
+    """Seconds from navigation until the page's first explorer has an enabled control,
+    on a phone-sized page over :data:`FAST_3G` with a 4x slower CPU and no cache."""
+    from playwright.sync_api import sync_playwright
+
+    chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chrome)
+        context = browser.new_context(viewport={"width": 412, "height": 823}, is_mobile=True)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", FAST_3G)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        start = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector(EXPLORER_CONTROL, state="attached", timeout=180_000)
+        seconds = time.perf_counter() - start
+        browser.close()
+    return seconds
+
+
+HEAD_ASSET = re.compile(r'<link\b[^>]*rel="stylesheet"[^>]*>|<script\b[^>]*\bsrc="[^"]*"[^>]*>')
+
+
+def blocking_paths(html: str) -> list[str]:
+    """The paths (relative to the page) of what a page's ``<head>`` makes the browser
+    fetch before it paints: stylesheets, and scripts without defer, async or module."""
+    head = html[: html.find("</head>")]
+    out = []
+    for tag in HEAD_ASSET.findall(head):
+        if tag.startswith("<script") and re.search(r'\b(defer|async)\b|type="module"', tag):
+            continue
+        out.append(re.search(r'(?:href|src)="([^"?#]+)', tag).group(1))
+    return out
+
+
+def row(report: dict, html: str) -> dict:
+    """The figures of one page from its Lighthouse report (and its HTML, for what
+    blocks the first paint)."""
     audits = report["audits"]
-    blocking = audits["render-blocking-resources"].get("details", {}).get("items", [])
     requests = audits["network-requests"]["details"]["items"]
-    size = {r["url"]: r.get("transferSize", 0) for r in requests}
+    page_url = report["finalDisplayedUrl"]
+    size = {r["url"].split("?")[0]: r.get("transferSize", 0) for r in requests}
+    blocking = [urljoin(page_url, path) for path in blocking_paths(html)]
     out = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
     out.update(
         fcp=audits["first-contentful-paint"]["numericValue"] / 1000,
         lcp=audits["largest-contentful-paint"]["numericValue"] / 1000,
         tbt=audits["total-blocking-time"]["numericValue"],
         bytes=audits["total-byte-weight"]["numericValue"],
-        blocking=sum(size.get(item["url"], 0) for item in blocking),
+        blocking=sum(size.get(url, 0) for url in blocking),
         requests=len(requests),
     )
     return out
@@ -94,6 +151,7 @@ def row(report: dict) -> dict:
 HEADER = (
     f"{'page':<42} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4}"
     f" {'FCP s':>6} {'LCP s':>6} {'TBT ms':>6} {'KiB':>6} {'block KiB':>9} {'req':>4}"
+    f" {'explorer s':>10}"
 )
 
 
@@ -102,6 +160,7 @@ def line(page: str, r: dict) -> str:
         f"{page:<42} {r['performance']:>4} {r['accessibility']:>4} {r['best-practices']:>4}"
         f" {r['seo']:>4} {r['fcp']:>6.1f} {r['lcp']:>6.1f} {r['tbt']:>6.0f}"
         f" {r['bytes'] / 1024:>6.0f} {r['blocking'] / 1024:>9.1f} {r['requests']:>4}"
+        + (f" {r['explorer']:>10.1f}" if r.get("explorer") is not None else f" {'-':>10}")
     )
 
 
@@ -126,7 +185,8 @@ def main() -> int:
         f"Chromium {os.environ.get('CHROME_PATH', '/usr/bin/chromium')}, {platform.machine()},"
         f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start"
         " (Lighthouse scales the CPU time it observes: a busy machine lowers the scores).",
-        "bp = best practices; block = render-blocking transfer.",
+        "bp = best practices; block = render-blocking transfer; explorer = seconds until"
+        " the first explorer answers (Fast 3G, 4x CPU, no cache).",
         "",
         HEADER,
     ]
@@ -134,7 +194,10 @@ def main() -> int:
     rows = {}
     with site_server.serve(args.site) as base, tempfile.TemporaryDirectory() as tmp:
         for page in todo:
-            rows[page] = row(lighthouse(base + page, Path(tmp) / "report.json"))
+            report = lighthouse(base + page, Path(tmp) / "report.json")
+            rows[page] = row(report, (args.site / page).read_text())
+            if has_explorer(args.site, page):
+                rows[page]["explorer"] = explorer_usable(base + page)
             lines.append(line(page, rows[page]))
             print(lines[-1], flush=True)
     lines.append("")

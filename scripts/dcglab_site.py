@@ -40,7 +40,11 @@
    * ``404.html``, in the book's look, with its links absolute under the public URL's
      path, so that it works at any depth of a sub-path (a static host serves it for
      every missing URL);
+   * one stylesheet and no blocking script before a page's text, and icon fonts cut to
+     the icons pages use (``first_paint.py``);
    * ``.nojekyll``, so that GitHub Pages serves the folders that start with ``_``;
+   * the notebooks offered for download (``_sources/``) leave out the cells tagged
+     ``remove-cell`` that no later cell needs (``published_notebooks.py``);
    * the published tree holds only what pages use: source maps, the theme's template
      fragments, ``.buildinfo``, ``objects.inv``, translation catalogues and every other
      file under ``_static/`` that no page, stylesheet or script names are removed.
@@ -55,6 +59,8 @@ import shutil
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import first_paint
+import published_notebooks
 import vendor_assets
 from docutils import nodes
 from sphinx.builders.html._assets import _JavaScript
@@ -443,14 +449,18 @@ def _finish(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     site = Path(app.outdir)
-    missing = site / "404.html"
-    if missing.is_file():
-        prefix = site_prefix(app.config.html_baseurl)
-        missing.write_text(absolute_links(missing.read_text(), prefix))
     if getattr(app, "dcglab_math", "") == "build":
         for problem in typeset_pages(sorted(site.rglob("*.html"))):
             logger.warning(problem)
     (site / ".nojekyll").write_text("")
+    for line in published_notebooks.strip_sources(site):
+        logger.info(f"dcglab_site: {line}")
+    for line in first_paint.first_paint(site):
+        logger.info(f"dcglab_site: {line}")
+    missing = site / "404.html"
+    if missing.is_file():
+        prefix = site_prefix(app.config.html_baseurl)
+        missing.write_text(absolute_links(missing.read_text(), prefix))
     removed = prune(site)
     logger.info(f"dcglab_site: {len(removed)} files no page uses left out of {site}")
 
@@ -461,6 +471,7 @@ def setup(app):
     app.connect("html-page-context", _body)
     app.connect("html-page-context", _meta)
     app.connect("html-collect-pages", _collect_404)
-    app.connect("build-finished", _finish)
+    # after the theme rewrites pygments.css (its light and dark code colours)
+    app.connect("build-finished", _finish, priority=900)
     app.add_css_file(vendor_assets.PREFIX + vendor_assets.SITE_CSS)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -17,6 +17,7 @@ URL. Build the site first (``make book``, or ``make publish``).
 * The reader's settings: the colour mode follows the system, the explorers sit on the
   page's background in both modes, one search field, and the first explorer control is
   at most 15 tab stops from the top of the page (through "Skip to the explorer").
+* A notebook offered for download leaves out the hidden cells no later cell needs.
 * A notebook downloaded from the site runs in a fresh environment after the one install
   command its page gives (slow: it installs from the package registry).
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import html
+import json
 import os
 import re
 import shlex
@@ -209,7 +211,10 @@ def test_a_missing_page_gets_the_book_404(browser, published, missing):
     assert page.title().startswith("Page not found")
     # the book's look (its stylesheets loaded) and a way home under the sub-path
     assert failed == [published + missing]
-    assert page.evaluate("document.styleSheets.length") >= 5
+    rules = page.evaluate(
+        "[...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)"
+    )
+    assert rules >= 1000, rules  # the theme's rules, not a bare page
     home = page.get_by_role("link", name="the book's first page")
     assert home.evaluate("a => a.href") == published + "index.html"
     assert page.locator("nav.bd-docs-nav a").count() >= len(PAGES) - 1
@@ -265,6 +270,19 @@ def test_a_chapter_says_how_to_run_it(site_dir, published, rel):
     owner_repo = urlsplit(REPOSITORY).path.strip("/")
     assert f"https://mybinder.org/v2/gh/{owner_repo}/main?urlpath=" in html.unescape(text)
     assert f"colab.research.google.com/github/{owner_repo}/blob/main/{notebook}" in text
+
+
+@pytest.mark.parametrize("rel", NOTEBOOK_PAGES)
+def test_a_downloaded_notebook_leaves_out_the_hidden_cells(site_dir, rel):
+    """The notebook offered for download holds the repository notebook's cells without
+    the ``remove-cell`` ones that no later cell needs (scripts/published_notebooks.py)."""
+    import published_notebooks
+
+    source = json.loads((ROOT / rel.replace(".html", ".ipynb")).read_text(encoding="utf-8"))
+    copy = site_dir / "_sources" / rel.replace(".html", ".ipynb")
+    downloaded = json.loads(copy.read_text(encoding="utf-8"))
+    expected = published_notebooks.published(source)
+    assert [c["source"] for c in downloaded["cells"]] == [c["source"] for c in expected["cells"]]
 
 
 # --- bytes ------------------------------------------------------------------------------

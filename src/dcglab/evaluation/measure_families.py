@@ -50,7 +50,9 @@ class Family:
     ``"sum"`` (a count, printed as an integer), ``"queries"`` (the number of
     queries, a count), ``"geometric"`` (``gm_map``) or ``"tag"`` (``runid``, a
     line, not a value). ``kernel`` names what computes it per query
-    (:mod:`dcglab.evaluation.batch.binary` or the DCG curves of :mod:`dcglab.evaluation.batch`);
+    (:mod:`dcglab.evaluation.batch.binary`, the DCG curves of :mod:`dcglab.evaluation.batch`,
+    trec_eval's own kernels in :mod:`dcglab.evaluation.batch.all_trec`, or the user models
+    ERR and RBP in :mod:`dcglab.evaluation.batch.user_models`);
     ``trec`` whether
     trec_eval's syntax names it (else only ir_measures' does); ``official``
     whether trec_eval's ``official`` set holds it; ``normalised`` whether a DCG
@@ -63,7 +65,7 @@ class Family:
     params: Params = "none"
     defaults: tuple[float, ...] = ()
     aggregate: Aggregate = "mean"
-    kernel: Literal["binary", "dcg", "tag", "trec"] = "binary"
+    kernel: Literal["binary", "dcg", "tag", "trec", "user"] = "binary"
     summary_only: bool = False
     trec: bool = True
     official: bool = False
@@ -201,6 +203,20 @@ FAMILIES: tuple[Family, ...] = (
     Family("unj", "share of unjudged documents at cutoffs", "cutoffs", DEFAULT_UNJ, kernel="trec"),
     Family("dcg_cut", "DCG at cutoffs", "cutoffs", DEFAULT_CUTS, kernel="dcg"),
     Family("Judged", "share of judged documents in the top K", "cutoffs", trec=False),
+    Family(
+        "ERR",
+        "expected reciprocal rank, grades 0 to 4 (gdeval's)",
+        "cutoffs",
+        kernel="user",
+        trec=False,
+    ),
+    Family(
+        "RBP",
+        "rank-biased precision (p=0.8): graded, or binary with rel=",
+        "cutoffs",
+        kernel="user",
+        trec=False,
+    ),
 )
 """Every measure family, in the output order: trec_eval's measure table
 (``te_trec_measures`` in ``measures.c``), then dcglab's own. Adding a measure is

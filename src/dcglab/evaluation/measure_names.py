@@ -12,10 +12,12 @@ output order.
 
 ir_measures' syntax: ``NAME(param=value,...)@CUTOFF`` with ``nDCG``, ``P``, ``R``,
 ``AP``, ``RR``, ``Rprec``, ``Bpref``, ``Success``, ``Judged``, ``IPrec``,
-``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet`` (and ``DCG``), the parameters
-``rel`` (the relevance level of that measure), ``cutoff``, and for nDCG ``dcg``
-(``'log2'`` or ``'exp-log2'``) and ``gains``. Such a name is its own output
-name, spelled as given: ``per_query["nDCG@10"]``.
+``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``ERR`` and ``RBP`` (and ``DCG``),
+the parameters ``rel`` (the relevance level of that measure), ``cutoff``, for nDCG
+``dcg`` (``'log2'`` or ``'exp-log2'``) and ``gains``, and for RBP ``p`` (its
+persistence, default 0.8). Such a name is its own output name, spelled as given:
+``per_query["nDCG@10"]``. ir_measures' ``RBP`` is not trec_eval's ``rbp``
+(``rbp.p=0.9``), a measure of its own.
 
 Each :class:`Measure` points to its family's record
 (:data:`dcglab.evaluation.measure_families.FAMILIES`), which says how it is named, ordered,
@@ -67,7 +69,11 @@ IR_NAMES = {
     "NumRet": ("num_ret", None, ("rel",)),
     "NumRel": ("num_rel", None, ("rel",)),
     "NumRelRet": ("num_rel_ret", None, ("rel",)),
+    "ERR": ("ERR", "ERR", ()),
+    "RBP": ("RBP", "RBP", ("p", "rel")),
 }
+RBP_P = 0.8
+"""ir_measures' default persistence of ``RBP``."""
 IR_DCG = {"log2": "linear", "exp-log2": "exponential"}
 
 GainTable = str | dict[float, float]
@@ -81,7 +87,7 @@ class Measure(NamedTuple):
     ``gain`` its own gain (trec_eval's ``ndcg.G=V,...``, ir_measures'
     ``dcg='exp-log2'``), if any; ``rel`` its own relevance level (ir_measures'
     ``rel=2``), if any; ``param`` the recall point of ``iprec_at_recall``, the
-    multiple of ``Rprec_mult`` or the persistence ``p`` of ``rbp``; ``args`` the
+    multiple of ``Rprec_mult`` or the persistence ``p`` of ``rbp`` and ``RBP``; ``args`` the
     numbers a ``"values"`` family takes (``utility.1,-1,0,0``), if given.
     """
 
@@ -320,8 +326,17 @@ def _ir(name: str) -> Measure | None:
         raise _fail(name, f"rel must be a number, got {rel!r}")
     if base == "NumRet" and rel is not None:
         family = "num_rel_ret"
+    if base == "RBP":
+        point = _persistence(params.get("p", RBP_P), name)
     gain = _ir_gain(params, name)
     return Measure(name, family, k, gain, None if rel is None else float(rel), point)
+
+
+def _persistence(p: object, name: str) -> float:
+    """RBP's ``p=``: a number strictly between 0 and 1, or an error naming the measure."""
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+        raise _fail(name, f"p (RBP's persistence) must be a number between 0 and 1, got {p!r}")
+    return float(p)
 
 
 def is_ir_name(m: Measure) -> bool:

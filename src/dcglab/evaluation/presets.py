@@ -50,7 +50,10 @@ scores compared as float32 (pytrec_eval, trec_eval 9), ``Judged@k`` counting
 every qrels entry as judged (negative grades too), ``IPrec@x`` rounding
 :math:`xR` as trec_eval 9 does (:math:`\lfloor xR + 0.9 \rfloor`), and ``RR@k`` and
 ``Judged@k`` ordering tied scores by docno ascending (ir_measures' msmarco and
-judged providers). Names in trec_eval's syntax keep trec_eval 10.0's numbers."""
+judged providers), ``RBP(rel=L)`` as cwl_eval computes it (1,000 ranks, weights
+divided by :math:`1 - p^{1000}`) and graded ``RBP`` as trectools does (tied scores
+share their mean weight): :mod:`dcglab.evaluation.batch.user_models`. ``ERR@k`` is
+gdeval's under both presets. Names in trec_eval's syntax keep trec_eval 10.0's numbers."""
 
 CLI_OPTIONS = {name: o.flag for name, o in OPTIONS.items() if o.flag is not None}
 """Each keyword argument of :func:`dcglab.evaluation.batch.evaluate` and its command-line option."""

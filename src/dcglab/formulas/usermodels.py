@@ -129,17 +129,31 @@ def rbp_weights(n: int, p: float = 0.8) -> np.ndarray:
     return (1 - d.p) * d.weights(n)
 
 
+def rbp_curve(gains: np.ndarray, p: float = 0.8) -> np.ndarray:
+    r"""RBP at every cutoff :math:`k`, :math:`(1-p)\sum_{i \le k} g_i\, p^{i-1}`, along the
+    last axis of ``gains`` (one ranking, or a ``queries × ranks`` matrix).
+
+    The gains :math:`g_i` are binary :math:`y_i` in Moffat and Zobel's RBP and a
+    graded gain in its graded form; the terms are added left to right in rank order.
+
+    Examples
+    --------
+    >>> rbp_curve(np.array([[1.0, 0.0, 1.0], [0.0, 2.0, 0.0]]), p=0.5).tolist()
+    [[0.5, 0.5, 0.625], [0.0, 0.5, 0.5]]
+    """
+    return np.cumsum(gains * rbp_weights(gains.shape[-1], p), axis=-1)
+
+
 def rbp(grades: Grades, p: float = 0.8, threshold: float = 1) -> float:
     r"""Rank-biased precision :math:`(1-p)\sum_i y_i p^{i-1}` with binary :math:`y_i`
-    (:func:`rbp_weights`).
+    (:func:`rbp_weights`, :func:`rbp_curve`).
 
     Examples
     --------
     >>> round(rbp([1, 0, 1], p=0.5), 4)
     0.625
     """
-    rel = relevant(grades, threshold)
-    return float((rel * rbp_weights(len(rel), p)).sum())
+    return float(rbp_curve(relevant(grades, threshold), p)[-1])
 
 
 def err_stop(grades: Grades, max_grade: float = 3) -> np.ndarray:
@@ -166,8 +180,35 @@ def err_reach(grades: Grades, max_grade: float = 3) -> np.ndarray:
     >>> err_reach([3, 0, 1]).tolist()
     [1.0, 0.125, 0.125]
     """
-    stop = err_stop(grades, max_grade)
-    return np.concatenate(([1.0], np.cumprod(1 - stop)[:-1]))
+    return cascade_reach(err_stop(grades, max_grade))
+
+
+def cascade_reach(stop: np.ndarray) -> np.ndarray:
+    r"""Probability of reaching each rank, :math:`\prod_{j<i}(1-s_j)`, from the stopping
+    probabilities ``stop`` along its last axis (one ranking or a matrix of them).
+
+    Examples
+    --------
+    >>> cascade_reach(np.array([[0.5, 0.5, 0.0]])).tolist()
+    [[1.0, 0.5, 0.25]]
+    """
+    reach = np.ones(stop.shape)
+    np.cumprod(1 - stop[..., :-1], axis=-1, out=reach[..., 1:])
+    return reach
+
+
+def err_curve(stop: np.ndarray) -> np.ndarray:
+    r"""ERR at every cutoff :math:`k`, :math:`\sum_{i \le k} \frac{1}{i} s_i \prod_{j<i}(1-s_j)`,
+    from the stopping probabilities ``stop`` (:func:`err_stop`) along its last axis;
+    the terms are added left to right in rank order, as gdeval adds them.
+
+    Examples
+    --------
+    >>> err_curve(np.array([[0.875, 0.0, 0.125], [0.0, 0.5, 0.0]])).tolist()
+    [[0.875, 0.875, 0.8802083333333334], [0.0, 0.25, 0.25]]
+    """
+    reciprocal = Discount("reciprocal").weights(stop.shape[-1])
+    return np.cumsum(reciprocal * stop * cascade_reach(stop), axis=-1)
 
 
 def err(grades: Grades, max_grade: float = 3) -> float:
@@ -182,6 +223,4 @@ def err(grades: Grades, max_grade: float = 3) -> float:
     >>> round(err([3, 0]), 4)
     0.875
     """
-    stop = err_stop(grades, max_grade)
-    reach = err_reach(grades, max_grade)
-    return float((Discount("reciprocal").weights(len(stop)) * stop * reach).sum())
+    return float(err_curve(err_stop(grades, max_grade))[-1])

@@ -28,6 +28,7 @@ from dcglab.evaluation.batch.matching import (
 
 __all__ = [
     "Grouping",
+    "average_ties",
     "equal_blocks",
     "exact_match",
     "first_repeat",
@@ -112,6 +113,27 @@ def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.n
         ).to_series()
         flat[at] = flat[at[order.to_numpy()]]  # the k-th tied document in order: k-th tied place
     return col
+
+
+def average_ties(values: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Replace each value of a ``queries × ranks`` matrix by the mean over its group of
+    equal ``keys`` (scores) in its row: scikit-learn's tie rule for gains, and
+    trectools' for RBP's weights (``average_ties=True``).
+
+    A tied group's contribution to a weighted sum is then its mean value times the
+    sum of its weights (or its mean weight times the sum of its values). NaN keys
+    (padding) are groups of one.
+
+    Examples
+    --------
+    >>> average_ties(np.array([[3.0, 0.0, 1.0]]), np.array([[2.0, 2.0, 1.0]])).tolist()
+    [[1.5, 1.5, 1.0]]
+    """
+    new = np.ones(keys.shape, dtype=bool)
+    new[:, 1:] = keys[:, 1:] != keys[:, :-1]
+    group = np.cumsum(new.ravel()) - 1
+    mean = np.bincount(group, values.ravel()) / np.bincount(group)
+    return mean[group].reshape(values.shape)
 
 
 def _score_order(scores: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

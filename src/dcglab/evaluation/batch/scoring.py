@@ -51,10 +51,12 @@ import numpy as np
 
 from dcglab.evaluation.batch.all_trec import ideal_gains, pool, trec_values
 from dcglab.evaluation.batch.binary import binary_values
+from dcglab.evaluation.batch.codes import average_ties
 from dcglab.evaluation.batch.levels import measure_gains
 from dcglab.evaluation.batch.preparation import Prepared, prepare
 from dcglab.evaluation.batch.reader import Source
 from dcglab.evaluation.batch.result import BatchResult
+from dcglab.evaluation.batch.user_models import user_values
 from dcglab.evaluation.measure_names import Measure, measure_specs
 from dcglab.evaluation.options import ConventionKeywords, Conventions
 from dcglab.formulas.discounts import Discount
@@ -63,24 +65,11 @@ from dcglab.formulas.measures import clamp_k, ndcg_ratio
 __all__ = ["compute", "evaluate", "measure_list", "refuse_non_finite"]
 
 
-def _average_ties(gains: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Replace each gain by the mean gain of its group of equal scores (scikit-learn).
-
-    Every position of a tied group gets the group's mean gain, so the group's
-    contribution is its mean gain times the sum of its discounts.
-    """
-    new = np.ones(keys.shape, dtype=bool)
-    new[:, 1:] = keys[:, 1:] != keys[:, :-1]
-    group = np.cumsum(new.ravel()) - 1
-    mean = np.bincount(group, gains.ravel()) / np.bincount(group)
-    return mean[group].reshape(gains.shape)
-
-
 def measure_list(measures: Sequence[str], conventions: Conventions) -> list[Measure]:
     """The measures parsed (:func:`dcglab.evaluation.measure_names.measure_specs`), refused when
     the conventions cannot compute them: ``ties="average"`` is a rule for DCG only."""
     specs = measure_specs(measures)
-    if conventions.ties == "average" and any(m.record.kernel == "binary" for m in specs):
+    if conventions.ties == "average" and any(m.record.kernel in ("binary", "user") for m in specs):
         raise ValueError("ties='average' applies to DCG measures only; use ties='trec'")
     return specs
 
@@ -135,6 +124,9 @@ def compute(
     )
     binary |= trec_values(
         [m for m in specs if m.record.kernel == "trec"], p, index, c.relevance_level, c.corrected
+    )
+    binary |= user_values(
+        [m for m in specs if m.record.kernel == "user"], p, index, keys[:, :width], c.ir_measures
     )
     rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
     qids = p.qids[rows]
@@ -211,7 +203,7 @@ def _dcg_curves(
     the ideal's gains in trec_eval's order (:func:`_trec_walk`)."""
     g = table[index]
     if c.ties == "average":
-        g = _average_ties(g, keys)
+        g = average_ties(g, keys)
     with np.errstate(over="ignore", invalid="ignore"):  # compute() reports non-finite sums
         dcg = np.cumsum(_discounted(g, c.discount), axis=1, out=g)
     if walk is not None:
@@ -274,8 +266,10 @@ def evaluate(
     measures : sequence of str
         ``ndcg``, ``ndcg_cut.K`` (``K`` may be a comma list), ``nDCG@K``, ``dcg``,
         ``dcg_cut.K``, ``ndcg.G=V,...`` (trec_eval's gain table for this measure:
-        unlisted grades keep their grade as gain), and trec_eval's binary
-        measures ``map``, ``recip_rank``, ``P.K`` and ``recall.K``.
+        unlisted grades keep their grade as gain), trec_eval's other measures
+        (``map``, ``recip_rank``, ``P.K``, ``recall.K``, ``all_trec``, ...) and
+        ir_measures' names, ``ERR@K`` and ``RBP(p=P,rel=L)@K`` among them
+        (:mod:`dcglab.evaluation.batch.user_models`).
     conventions : Conventions or mapping, optional
         All the options below as one checked value
         (:class:`dcglab.evaluation.options.Conventions`), or as a mapping such as
