@@ -241,6 +241,12 @@ def test_cli_formats(files, capsys):
         (["QRELS", "RUN", "--ties", "random"], "--ties must be one of"),
         (["QRELS", "BADRUN"], ":1: a run line has 6 fields"),
         (["QRELS"], "the following arguments are required"),
+        (["QRELS", "RUN", "-Z", "zmeans"], "-Z (z-scores) is trec_eval's"),
+        (["QRELS", "RUN", "-R", "prefs"], "-R (other qrels formats) is trec_eval's"),
+        (["QRELS", "RUN", "-D", "1"], "-D (debug output) is trec_eval's"),
+        (["QRELS", "RUN", "-l", "1e30"], "-l must be an integer >= 0"),
+        (["QRELS", "RUN", "-N", "x"], "-N/--Number_docs_in_coll: expected an integer >= 0"),
+        (["QRELS", "RUN", "-N", "9", "-m", "utility.1,-1,0,1"], "-N with a utility"),
     ],
 )
 def test_cli_bad_input_one_line_exit_2(files, tmp_path, args, message):
@@ -322,6 +328,20 @@ def test_wide_runs_with_double_scores_are_trec_eval(tmp_path, capsys, trec_eval_
         str(qpath),
         str(rpath),
     ]
+    theirs = subprocess.run([str(trec_eval_binary), *args], capture_output=True, text=True)
+    assert theirs.returncode == 0, theirs.stderr
+    assert main(args) == 0
+    assert capsys.readouterr().out == theirs.stdout
+
+
+@pytest.mark.parametrize("measures", [["-m", "all_trec"], ["-m", "utility.1,-1,0,0", "-m", "P.5"]])
+def test_N_is_accepted_as_trec_eval_accepts_it(
+    capsys, trec_eval_binary, trec_eval_test_files, measures
+):
+    """``-N`` changes nothing that dcglab computes (utility's fourth weight is refused
+    with it), so a trec_eval script that passes it prints the binary's bytes."""
+    args = ["-q", "-N", "1400", *measures, str(trec_eval_test_files / "qrels.test"),
+            str(trec_eval_test_files / "results.test")]  # fmt: skip
     theirs = subprocess.run([str(trec_eval_binary), *args], capture_output=True, text=True)
     assert theirs.returncode == 0, theirs.stderr
     assert main(args) == 0

@@ -145,6 +145,10 @@ def test_daggers_mark_the_corrected_p_values(marked, test):
             expected = run != "bm25" and bool(pair[column].item() <= 0.05)
             assert cell.endswith("<sup>†</sup>") == expected, (run, measure, cell)
     assert "† p ≤ 0.05 against bm25" in baseline.format("text", test=test)
+    legend = [line for line in baseline.format("latex", test=test).splitlines()
+              if line.startswith(r"\par")]  # fmt: skip
+    assert any(r"$^{\dagger}$ p $\leq$ 0.05 against bm25" in line for line in legend), legend
+    assert not any(line.startswith("%") for line in baseline.format("latex").splitlines())
 
 
 def test_the_highest_mean_of_each_measure_is_bold(marked):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from dcglab import __version__
-from dcglab.cli.common import HelpFormatter, OneLineParser
+from dcglab.cli.common import HelpFormatter, OneLineParser, argument_type
 from dcglab.evaluation.batch.output import render
 from dcglab.evaluation.engines.measures import COMPUTED
 from dcglab.evaluation.measure_families import FAMILIES
@@ -82,8 +82,11 @@ measures (default: official, trec_eval's default set, printed as trec_eval does)
     nDCG@10, nDCG(dcg='exp-log2')@10, nDCG(gains={0:0,1:1,2:3})@10, P@10,
     P(rel=2)@10, R@1000, AP, AP@100, RR, RR@10 (MRR@10), Rprec, Bpref,
     Success@5, Judged@10 (share of the top 10 that is judged), IPrec@0.1,
-    NumQ, NumRet, NumRel, NumRet(rel=1); rel= sets that measure's relevance
-    level (otherwise -l)
+    NumQ, NumRet, NumRel, NumRet(rel=1), ERR@20 (expected reciprocal rank,
+    grades 0 to 4 as gdeval reads them), RBP, RBP(p=0.9)@100 (rank-biased
+    precision, graded: the gain of each grade), RBP(rel=1,p=0.9) (binary);
+    rel= sets that measure's relevance level (otherwise -l); RBP's p
+    (default 0.8) lies between 0 and 1; RBP is not trec_eval's rbp
 
 -J with -M: -M N keeps each query's top N documents first; -J then drops the
   unjudged ones among them (as trec_eval: -J -M 10 evaluates the judged part
@@ -112,6 +115,13 @@ measures (default: official, trec_eval's default set, printed as trec_eval does)
     (trec_eval 10 rounds: lround(x*R))
   - RR@k: tied scores ordered by docno ascending (ir_measures' msmarco
     provider; trec_eval: descending); RR without a cutoff is unchanged
+  - RBP(rel=L): cwl_eval's, the ranking cut or padded to 1000 documents and
+    the weights divided by 1 - p^1000 so that they sum to 1 there; a
+    negative grade counts as 0 (so with rel=0 it is relevant); cwl_eval keeps
+    tied scores in the file's order, dcglab orders them by docno descending
+  - RBP without rel: trectools', each group of tied scores in the top k
+    shares the mean of its weights
+  ERR@k gives gdeval's numbers with or without it
 
 differences from trec_eval 10.0:
   - trec_eval's sets prefs, all_prefs and qrels_jg are refused (dcglab does
@@ -126,11 +136,13 @@ differences from trec_eval 10.0:
   - a query whose judgments are all negative is evaluated as one without
     relevant documents (trec_eval stops with "Can't calculate measure",
     status 4, or crashes when the query is not the qrels' first)
-  - a non-numeric score or grade is an error (trec_eval reads it as 0);
-    a grade in exponent notation (1e2) is read as a number (trec_eval: 1)
+  - a score or grade that is not a decimal number is an error (trec_eval
+    reads a score with C's atof, so "abc" is 0 and 0x1p2 is 4); a grade in
+    exponent notation (1e2) is read as a number (trec_eval: 1)
+  - trec_eval's -N (collection size) is accepted, but refused with a utility
+    whose fourth weight is not 0, the one measure that reads it; -D (debug),
+    -R and -T (other file formats) and -Z (z-scores) are refused
   - gain tables may not give negative gains (trec_eval allows them)
-  - the ideal of ndcg.G=V,... is sorted by exact gain; trec_eval truncates
-    fractional gain differences when sorting (e.g. gains 1=3.2,2=3.5,3=3.4)
   - ids must be UTF-8; a UTF-8 byte-order mark at the start of a file is
     skipped (trec_eval keeps it as part of the first line's qid)
   - --gain, --discount, --ideal, --ties, --zero-idcg, --negative-grades,
@@ -254,6 +266,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    and f.kernel != "tag")
     ))  # fmt: skip
     p.add_argument(
+        "-N",
+        "--Number_docs_in_coll",
+        type=_whole,
+        default=0,
+        metavar="N",
+        help="the collection size, read only by utility's fourth weight (trec_eval -N); see below",
+    )
+    for flag, what in TREC_EVAL_ONLY.items():
+        p.add_argument(flag, nargs=1, action=_Refused, help=argparse.SUPPRESS, dest=what)
+    p.add_argument(
         "--spark-master",
         metavar="URL",
         default=None,
@@ -261,6 +283,25 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the environment variable DCGLAB_SPARK_MASTER, else local)",
     )
     return p
+
+
+TREC_EVAL_ONLY = {
+    "-D": "debug output",
+    "-R": "other qrels formats",
+    "-T": "other results formats",
+    "-Z": "z-scores",
+}
+"""trec_eval's options that dcglab refuses, with what they give in trec_eval."""
+
+
+class _Refused(argparse.Action):
+    """An option of trec_eval that dcglab does not offer: one line naming it."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parser.error(f"{option_string} ({self.dest}) is trec_eval's; dcglab does not offer it")
+
+
+_whole = argument_type(int, lambda v: v >= 0, "an integer >= 0", "an integer >= 0")
 
 
 def option(p: argparse.ArgumentParser, name: str, *more: str, **kwargs: str) -> None:
@@ -313,6 +354,10 @@ def main(argv: Sequence[str]) -> int:
         names = args.measure or ["official"]
         names = names if args.corrected else trec_choice(names)
         specs = measure_specs(names, runid=True)
+        if args.Number_docs_in_coll and any(
+            m.record.name == "utility" and m.args and m.args[3] != 0 for m in specs
+        ):
+            raise ValueError("-N with a utility whose fourth weight is not 0 is not supported")
         bar = progress(args.qrels, args.run)
         qrels, run = buffered(args.qrels, "qrels"), buffered(args.run, "run")
         wants_runid = not args.nosummary and any(m.record.kernel == "tag" for m in specs)

@@ -170,15 +170,19 @@ class Option:
         return self.aliases.get(value, value)  # type: ignore[call-overload]
 
 
-def _number_text(text: str) -> object:
-    """A command-line number as ``int`` or ``float``, the text itself if it is neither
-    (so that the check names what was typed)."""
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
+def _integer_text(text: str) -> object:
+    """A command-line whole number as ``int``; a fraction as ``float`` and anything else
+    as the text itself, so that the check names what was typed (``1e30`` is not read as
+    a number: trec_eval reads such an option with ``atol``, which stops at the ``e``)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return text if value.is_integer() else value
 
 
 def gain_text(text: str) -> GainSpec:
@@ -213,8 +217,8 @@ _OPTIONS = (
     Option("zero_idcg", "error", "score", "--zero-idcg", choices=ZERO_POLICIES),
     Option("missing", "ignore", "read", None, choices=("ignore", "zero", "error")),
     Option("negative_grades", "gain", "read", "--negative-grades", choices=("gain", "unjudged")),
-    Option("relevance_level", 1, "score", "-l", rule=_relevance_level, from_text=_number_text),
-    Option("max_docs", None, "read", "-M", rule=check_max_docs, from_text=_number_text),
+    Option("relevance_level", 1, "score", "-l", rule=_relevance_level, from_text=_integer_text),
+    Option("max_docs", None, "read", "-M", rule=check_max_docs, from_text=_integer_text),
     Option("judged_only", False, "read", None, rule=_flag("judged_only")),
     Option("score_precision", "double", "read", "--score-precision",
            choices=("double", "float32")),

@@ -176,6 +176,7 @@ def _markdown(head: list, rows: list) -> str:
 def _tex(x: object) -> str:
     text = "".join(LATEX_SPECIAL.get(ch, ch) for ch in str(x))
     text = text.replace("−", "$-$").replace(UNDEFINED, "---").replace("<", "$<$")
+    text = text.replace(DAGGER, r"$^{\dagger}$").replace("≤", r"$\leq$")
     if getattr(x, "bold", False):
         text = rf"\textbf{{{text}}}"
     if getattr(x, "dagger", False):
@@ -223,9 +224,9 @@ def render(
         return _json(c)
     mean_head, mean_rows, pair_head, pair_rows, notes = _tables(c, digits, alpha, test)
     if fmt == "latex":
-        comments = [f"% {_tex(n)}" for n in notes]
+        legend = [rf"\par\noindent{{\footnotesize {_tex(n)}}}" for n in notes]
         return "\n".join([_latex(mean_head, mean_rows, 1), "", _latex(pair_head, pair_rows, 3),
-                          *comments])  # fmt: skip
+                          *legend])  # fmt: skip
     if fmt == "markdown":
         return "\n\n".join([_markdown(mean_head, mean_rows), _markdown(pair_head, pair_rows),
                             *(_md(n) for n in notes)])  # fmt: skip
