@@ -1,17 +1,24 @@
 """Time the batch evaluator, DuckDB and Spark (local) on 10M and 100M run rows: rows per
-second, peak memory, and whether each path's values equal the first path's.
+second, peak memory, and whether each path's values equal the batch path's.
 
 The seeded workload is written as Parquet (outside the repository, by default
 under /tmp): each query retrieves 1,000 documents with heavily tied scores, and
 has 100 judgments, half of them on retrieved documents. Each path runs in its own
 process; its peak memory is the largest resident size of that process and its
-children (Spark's JVM), sampled every 0.2 s. Run it under ``nice``:
+children (Spark's JVM and Python workers), sampled every 0.2 s. The load average
+(1 minute) is printed before and after each path: on a shared machine it says
+how much of the machine the path had. Run it under ``nice``:
 
-    nice -n 15 .venv/bin/python benchmarks/engines.py --rows 10M --rows 100M:duckdb
+    nice -n 15 .venv/bin/python benchmarks/engines.py --rows 10M --rows 100M
 
 ``--rows N[:path,path]`` picks the sizes and, optionally, the paths for that size
-(``batch``, ``duckdb``, ``spark``). DuckDB runs with a memory limit and a spill
-folder, so the 100M-row run works out of core.
+(``batch``, ``duckdb``, ``spark``). The batch path holds everything in memory
+(about 3.5 GB per 10M rows); above ``--batch-chunk`` rows (default 10M) it
+evaluates the queries in chunks of that many rows, one after the other in one
+process, and joins the per-query rows (each query's values depend on its own rows
+only; the summary is computed once over all queries). DuckDB runs with a memory
+limit and a spill folder, so the 100M-row run works out of core. Spark runs
+``local[2]`` with one bucket of queries per million rows.
 """
 
 from __future__ import annotations
@@ -55,7 +62,9 @@ def generate(folder: Path, n_rows: int) -> tuple[Path, Path]:
     qrels = folder / f"qrels_{n_rows}.parquet"
     if run.exists() and qrels.exists():
         return qrels, run
-    con = duckdb.connect(config={"memory_limit": "4GB", "temp_directory": str(folder / "spill")})
+    spill = str(folder / "spill")
+    con = duckdb.connect(config={"memory_limit": "4GB", "temp_directory": spill})
+    con.sql("SET enable_progress_bar = false")
     docno = f"'d' || CAST((j * 7 + q) % {DOCS_PER_QUERY} + (q % 50) * {DOCS_PER_QUERY} AS VARCHAR)"
     con.sql(
         f"""COPY (
@@ -83,44 +92,76 @@ def generate(folder: Path, n_rows: int) -> tuple[Path, Path]:
     return qrels, run
 
 
-def worker(path: str, qrels: str, run: str, out: str, spill: str) -> None:
+def _batch(qrels: str, run: str, n_rows: int, chunk: int):
+    """The batch path, in chunks of about ``chunk`` run rows (whole queries); the
+    seconds spent reading Parquet into pandas."""
+    import duckdb
+    import numpy as np
+
+    from dcglab.evaluation.batch import evaluate
+    from dcglab.evaluation.batch.result import BatchResult
+
+    n_queries = n_rows // DOCS_PER_QUERY
+    per_chunk = max(1, chunk // DOCS_PER_QUERY)
+    parts, t_read = [], 0.0
+    for first in range(0, n_queries, per_chunk):
+        t0 = time.perf_counter()
+        where = f"WHERE CAST(substr(qid, 2) AS BIGINT) BETWEEN {first} AND {first + per_chunk - 1}"
+        where = where if per_chunk < n_queries else ""
+        q = duckdb.sql(f"SELECT * FROM read_parquet('{qrels}') {where}").df()
+        r = duckdb.sql(f"SELECT * FROM read_parquet('{run}') {where}").df()
+        t_read += time.perf_counter() - t0
+        parts.append(evaluate(q, r, MEASURES, zero_idcg="zero"))
+        del q, r
+    if len(parts) == 1:
+        return parts[0], t_read
+    qids = np.concatenate([p.qids for p in parts])
+    order = sorted(range(len(qids)), key=lambda i: str(qids[i]).encode())
+    values = {n: np.concatenate([p.values[n] for p in parts])[order] for n in parts[0].values}
+    return BatchResult(qids[order], values, parts[0].measures), t_read
+
+
+def worker(path: str, qrels: str, run: str, out: str, spill: str, n_rows: str, chunk: str) -> None:
     """One timed evaluation in this process; per-query values saved for comparison."""
     t0 = time.perf_counter()
     if path == "batch":
-        import duckdb
-
-        from dcglab.evaluation.batch import evaluate
-
-        q = duckdb.sql(f"SELECT * FROM read_parquet('{qrels}')").df()
-        r = duckdb.sql(f"SELECT * FROM read_parquet('{run}')").df()
-        t_read = time.perf_counter() - t0
-        res = evaluate(q, r, MEASURES, zero_idcg="zero")
+        res, t_read = _batch(qrels, run, int(n_rows), int(chunk))
     elif path == "duckdb":
         from dcglab.evaluation.engines import evaluate
 
         t_read = 0.0
-        config = {"memory_limit": "4GB", "temp_directory": spill, "threads": 2}
+        config = {
+            "memory_limit": "4GB",
+            "temp_directory": spill,
+            "threads": 2,
+            "preserve_insertion_order": False,
+        }
         res = evaluate(qrels, run, MEASURES, zero_idcg="zero", config=config)
     else:
         from dcglab.evaluation.engines import evaluate, spark_session
 
-        spark = spark_session("local[2]", memory="8g", partitions=16)
+        buckets = max(16, int(n_rows) // 1_000_000)
+        spark = spark_session("local[2]", memory="4g", partitions=buckets)
         spark.sparkContext.setLogLevel("ERROR")
         t_read = time.perf_counter() - t0  # session start-up
         res = evaluate(qrels, run, MEASURES, engine="spark", spark=spark, zero_idcg="zero")
     total = time.perf_counter() - t0
+    means = res.means()
     res.per_query.to_csv(out + ".csv")
     with open(out + ".json", "w") as fh:
-        json.dump({"total": total, "first": t_read, "queries": len(res.per_query)}, fh)
+        info = {"total": total, "first": t_read, "queries": len(res.per_query)}
+        json.dump({**info, "means": means}, fh)
 
 
-def measure(path: str, qrels: Path, run: Path, folder: Path) -> dict:
-    """Run one path in a child process and sample its memory (tree RSS) until it ends."""
+def measure(path: str, qrels: Path, run: Path, folder: Path, n_rows: int, chunk: int) -> dict:
+    """Run one path in a child process and sample its memory (tree RSS) until it ends;
+    the load average (1 minute) before and after."""
     import psutil
 
     out = str(folder / f"{path}_{run.stem}")
     cmd = [sys.executable, __file__, "--worker", path, str(qrels), str(run), out]
-    cmd.append(str(folder / "spill"))
+    cmd += [str(folder / "spill"), str(n_rows), str(chunk)]
+    load = os.getloadavg()[0]
     child = subprocess.Popen(cmd)
     proc, peak = psutil.Process(child.pid), 0
     while child.poll() is None:
@@ -130,18 +171,20 @@ def measure(path: str, qrels: Path, run: Path, folder: Path) -> dict:
         except psutil.Error:
             pass
         time.sleep(0.2)
+    load = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
     if child.returncode != 0:
-        return {"path": path, "error": f"exit status {child.returncode}"}
+        return {"path": path, "error": f"exit status {child.returncode}", "load": load}
     with open(out + ".json") as fh:
         info = json.load(fh)
-    return {"path": path, "peak_gb": peak / 1e9, "out": out, **info}
+    return {"path": path, "peak_gb": peak / 1e9, "out": out, "load": load, **info}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", action="append", type=rows_arg, help="e.g. 10M or 100M:duckdb")
     parser.add_argument("--folder", default="/tmp/dcglab_engines_bench")
-    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--batch-chunk", type=int, default=10_000_000)
+    parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         worker(*args.worker)
@@ -162,31 +205,37 @@ def main(argv: list[str] | None = None) -> None:
             f" Parquet {run.stat().st_size / 1e6:,.0f} MB + {qrels.stat().st_size / 1e6:,.0f} MB"
             f" (written in {gen:.1f} s)"
         )
-        print(f"{'path':<8}{'total s':>10}{'rows/s':>12}{'of which':>26}{'peak GB':>10}  values")
-        results = [measure(p, qrels, run, folder) for p in paths]
+        print(
+            f"{'path':<8}{'total s':>10}{'rows/s':>12}{'of which':>37}{'peak GB':>10}"
+            f"{'load':>11}  values"
+        )
+        results = [measure(p, qrels, run, folder, n_rows, args.batch_chunk) for p in paths]
         ref = None
         for r in results:
             if "error" in r:
-                print(f"{r['path']:<8}  failed: {r['error']}")
+                print(f"{r['path']:<8}  failed: {r['error']} (load {r['load']})")
                 continue
             values = pd.read_csv(r["out"] + ".csv", index_col=0, dtype={"qid": str})
             if ref is None:
-                ref, agree = values, f"reference ({r['path']})"
+                ref, ref_means, agree = values, r["means"], f"reference ({r['path']})"
             else:
                 a, b = values.to_numpy(), ref.reindex(values.index).to_numpy()
-                same = np.array_equal(a, b, equal_nan=True)
+                same = values.index.equals(ref.index) and np.array_equal(a, b, equal_nan=True)
+                same = same and r["means"] == ref_means
                 diff = np.nanmax(np.abs(a - b))
                 agree = (
                     f"{'equal to' if same else f'max |diff| {diff:.1e} vs'} {results[0]['path']}"
                 )
             first = {"batch": "Parquet to pandas", "spark": "Spark start-up"}.get(r["path"])
+            if r["path"] == "batch" and n_rows > args.batch_chunk:
+                first += f", {-(-n_rows // args.batch_chunk)} chunks"
             note = f"{r['first']:.1f} s {first}" if first else ""
             rate = f"{n_rows / r['total']:,.0f}"
             print(
-                f"{r['path']:<8}{r['total']:>10.1f}{rate:>12}{note:>26}{r['peak_gb']:>10.2f}"
-                f"  {agree}"
+                f"{r['path']:<8}{r['total']:>10.1f}{rate:>12}{note:>37}{r['peak_gb']:>10.2f}"
+                f"{r['load']:>11}  {agree}"
             )
-            print(f"{'':<8}mean ndcg_cut_10 {values['ndcg_cut_10'].mean():.6f}, {len(values):,} q")
+            print(f"{'':<8}mean ndcg_cut_10 {r['means']['ndcg_cut_10']:.6f}, {len(values):,} q")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@ Run: .venv/bin/python benchmarks/explorers.py [--site _build/html] [--rounds 5] 
 
 The built site is served on 127.0.0.1 and each page with explorers is opened in headless
 Debian Chromium (1280 px). For every explorer, every visible, enabled slider is stepped
-to a new legal value, every select to each option, and every card of a rank strip focused, then
-moved one rank (→) and given a new grade (a digit key). One step is timed inside the page, from
-just before the event is dispatched to the end of a forced synchronous layout
+to a new legal value, every select to each option, and every card of a rank strip focused,
+then moved one rank (Shift + →) and given a new grade (a digit key). One step is timed inside
+the page, from just before the event is dispatched to the end of a forced synchronous layout
 (``getBoundingClientRect`` of the explorer after ``offsetHeight``), so it covers the
 explorer's computation, its DOM update and the browser's style and layout work. A page's
 steps start 8 s after it loads, once the first collection of its start-up garbage has run. Steps
@@ -104,11 +104,12 @@ async ([root, rounds, pause, mark]) => {
       }
     }
     const cards = () => Array.from(root.querySelectorAll('button.dcglab-card'));
-    const press = (e, key) => e.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+    const press = (e, key, shiftKey = false) =>
+      e.dispatchEvent(new KeyboardEvent('keydown', {key, shiftKey, bubbles: true}));
     // a key goes to the focused card, as when a reader uses the keyboard
     for (let i = 0; i < cards().length - 1; i++) {
       cards()[i].focus({preventScroll: true});
-      await time('card move', () => press(cards()[i], 'ArrowRight'));
+      await time('card move', () => press(cards()[i], 'ArrowRight', true));
       cards()[i].focus({preventScroll: true});
       await time('card grade', () => press(cards()[i], String((i + round) % 4)));
     }

@@ -183,14 +183,14 @@ def settle(page) -> None:
 
 #: JavaScript run in the page on one explorer root (``[root, seed, states]``). From the
 #: current state and from ``states`` seeded random states (each control in turn set to a
-#: random legal value, and each card of a rank strip given a random grade 0..3 by its digit
-#: key, so dependent ranges and hidden sliders apply), every visible, enabled slider is
-#: moved to its minimum and to its maximum and every card set to grade 0 and 3 (those
-#: that differ from its value); each move must change the explorer's results, its
-#: drawing, its rank strip or its live region. The state is restored after each move.
-#: Returns ``{dead, states, restored, reset}``: the dead moves, the random states with
-#: their results (for the Python check), whether every restore came back to the same
-#: state, and whether Reset returned to the initial state.
+#: random legal value, and each card of a rank strip that takes grades given a random
+#: grade 0..3 by its digit key, so dependent ranges and hidden sliders apply), every
+#: visible, enabled slider is moved to its minimum and to its maximum and every card set
+#: to grade 0 and 3 (those that differ from its value); each move must change the
+#: explorer's results, its drawing, its rank strip or its live region. The state is
+#: restored after each move. Returns ``{dead, states, restored, reset}``: the dead
+#: moves, the random states with their results (for the Python check), whether every
+#: restore came back to the same state, and whether Reset returned to the initial state.
 CONTROL_CHECK_JS = """
 ([root, seed, count]) => {
   let a = seed >>> 0;
@@ -214,7 +214,8 @@ CONTROL_CHECK_JS = """
                       root.querySelector('.dcglab-output').innerHTML, strip(),
                       root.querySelector('.dcglab-readouts').textContent].join('\\u0000');
   // the rank strip's cards: a digit key sets a card's grade (0..3)
-  const cards = () => Array.from(root.querySelectorAll('button.dcglab-card'));
+  const cards = () => Array.from(root.querySelectorAll(
+    '.dcglab-strip:not(.dcglab-moves-only) button.dcglab-card'));
   const press = (e, key) => e.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
   const gradeOf = (e) => parseInt(e.querySelector('.dcglab-card-grade').textContent, 10);
   const values = () => controls().map((e) => e.value);
@@ -227,7 +228,7 @@ CONTROL_CHECK_JS = """
   for (let round = 0; round <= count; round++) {
     if (round > 0) {
       for (const e of controls()) {
-        if (!usable(e)) continue;
+        if (!usable(e) || e.tagName === 'BUTTON') continue;
         if (e.tagName === 'SELECT') set(e, e.options[Math.floor(rand() * e.options.length)].value);
         else {
           const lo = Number(e.min), hi = Number(e.max), step = Number(e.step);

@@ -47,3 +47,25 @@ def test_format_table_prints_reals_as_the_prose_does() -> None:
     lines = report.format_table(table, digits=2).splitlines()
     assert [line.split() for line in lines[1:]] == [["1400", "0.00"], ["7", "-0.25"]]
     assert report.shown(-0.0, 2) == report.decimals(-0.0, 2) == "0.00"
+
+
+def test_expected_names_glue_numbers_shown_by_label_only(glued, capsys) -> None:
+    report.expect(["p", "q", "t_1", "t_2"])
+    report.show_all([("P", 0.5), ("Q", 2)])
+    report.show_table(pd.DataFrame({"k": [1, 2], "nDCG": [1.0, 0.5]}), key="k")
+    assert glued == {"p": 0.5, "q": 2, "t_1": 1.0, "t_2": 0.5}
+    assert capsys.readouterr().out.splitlines()[0] == "P = 0.500, Q = 2"
+    report.expect([])
+
+
+def test_without_expected_names_the_numbers_are_only_printed(glued, capsys) -> None:
+    report.show_all([("P", 0.5)])
+    assert glued == {} and capsys.readouterr().out == "P = 0.500\n"
+
+
+def test_names_announced_but_not_shown_are_an_error(glued) -> None:
+    report.expect(["a", "b"])
+    report.show_all([("A", 1.0)])
+    with pytest.raises(ValueError, match=r"\['b'\]"):
+        report.expect([])
+    assert glued == {"a": 1.0}

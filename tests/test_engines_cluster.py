@@ -3,8 +3,11 @@ each its own process on 127.0.0.1 (tests/spark_cluster.py), executors in the wor
 
 The command line runs in a separate driver process with ``--spark-master``, on
 trec_eval's own test files, and must print what the trec_eval 10.0 binary prints
-for the official set and more, under ``-q -c -J -M``; the driver reports the
-executors it ran on. Every process the test starts is stopped, also on failure.
+for every measure of ``all_trec`` and more, under ``-q -c -M``; the driver reports
+the executors it ran on. The executors evaluate their buckets of queries in
+Python workers, which import dcglab: ``PYSPARK_PYTHON`` names this Python, where
+dcglab is installed, as a cluster's workers must have it. Every process the test
+starts is stopped, also on failure.
 Without Java the test skips, except under CI=true, where it must run.
 """
 
@@ -38,7 +41,7 @@ with open(sys.argv[1], "w") as out:
     json.dump({"master": sc.master, "executors": executors}, out)
 sys.exit(status)
 """
-MEASURES = ("official", "ndcg_cut.5,10", "map_cut.10", "success", "recall.10")
+MEASURES = ("all_trec", "ndcg_cut.5,10", "map_cut.10", "success", "recall.10")
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +73,7 @@ def test_the_command_line_on_a_standalone_cluster_is_trec_eval(
             capture_output=True,
             text=True,
             timeout=1200,
-            env={**os.environ, **LOCAL},
+            env={**os.environ, **LOCAL, "PYSPARK_PYTHON": sys.executable},
         )
         theirs = trec_eval(trec_eval_binary, case, Path(tmp))
     assert done.returncode == 0, done.stderr[-3000:]

@@ -6,12 +6,15 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from dcglab.evaluation.engines.adapter import EngineError
+from dcglab.evaluation.engines.adapter import EngineError, projected
 from dcglab.evaluation.engines.spark_adapter import SparkAdapter
+from dcglab.evaluation.options import Conventions
+from dcglab.evaluation.presets import TREC_EVAL
 
 pytestmark = pytest.mark.slow
 
 FRAME = pl.DataFrame({"qid": ["q1", "q2"], "docno": ["a", "b"], "score": [2.0, 1.0]})
+QRELS = pl.DataFrame({"qid": ["q1", "q2"], "docno": ["a", "c"], "grade": [1, 2]})
 
 
 def test_a_frame_becomes_a_view_that_is_dropped_on_close(spark):
@@ -71,3 +74,32 @@ def test_on_a_cluster_a_frame_is_sent_with_its_spark_types(spark):
 def test_an_engine_error_is_one_line_naming_the_engine(spark):
     with pytest.raises(EngineError, match=r"^spark: [^\n]*$"):
         SparkAdapter(spark).sql("SELECT * FROM dcglab_no_such_table")
+
+
+def test_the_plan_shuffles_each_table_once_by_bucket_and_joins_nothing(spark, tmp_path):
+    """The Spark evaluation's executed plan: the run and the qrels each scanned once
+    and shuffled once, by their bucket of queries; no join; one cogroup of the
+    buckets in Python workers, which returns one row per query."""
+    db = SparkAdapter(spark)
+    for name, frame in (("run", FRAME), ("qrels", QRELS)):
+        frame.write_parquet(tmp_path / f"{name}.parquet")
+        db.parquet_view(tmp_path / f"{name}.parquet", f"dcglab_test_{name}")
+    c = Conventions.of(TREC_EVAL, missing="zero")
+    frame = db.bucketed(
+        projected(db, "dcglab_test_qrels", "qrels"),
+        projected(db, "dcglab_test_run", "run"),
+        ["official", "ndcg_cut.10"],
+        c,
+        ("qrels", "run"),
+    )
+    assert sorted(frame.toPandas()["qid"]) == ["q1", "q2"]
+    plan = frame._jdf.queryExecution().executedPlan().toString()
+    final = plan.split("== Initial Plan ==")[0]
+    n = spark.conf.get("spark.sql.shuffle.partitions")
+    assert final.count("Exchange hashpartitioning(bucket") == 2
+    assert final.count("Exchange") == 2
+    assert final.count("FileScan parquet") == 2
+    assert "Join" not in final
+    assert final.count("FlatMapCoGroupsInArrow") == 1
+    assert final.count("pmod(hash(qid") == 2 and f", {n})" in final
+    db.close()

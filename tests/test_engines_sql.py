@@ -76,7 +76,7 @@ def test_a_measure_no_cutoff_needs_every_rank():
     assert depths(measure_specs(["P.5", "bpref"]), Conventions()) == (None, None)
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+@pytest.mark.parametrize("engine", ["duckdb"])
 def test_a_family_the_engines_do_not_compute_is_refused_by_name(engine, monkeypatch):
     """A family added to the measure tables without an engine kernel is refused in
     one line naming it and the path that computes it, not a crash."""

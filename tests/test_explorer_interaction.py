@@ -1,10 +1,15 @@
 """Direct manipulation, predict-then-reveal and the state in the URL, on the built site.
 
 * Rank strip (chapter 3): a card dragged with the mouse lands at the rank it is dropped
-  on, in one move; the keyboard moves a card (← →) and sets its grade (digits), focus
-  stays on the moved card, and each change is announced in the live region; a click
-  near the top of a bar sets the top grade. After each change the shown results equal
-  ``Explorer.compute`` of the new state.
+  on, in one move; the keyboard moves a card (Shift + ← →) and sets its grade (digits),
+  focus stays on the moved card, and each change is announced in the live region; a
+  click near the top of a bar sets the top grade. After each change the shown results
+  equal ``Explorer.compute`` of the new state.
+* One tab stop per strip, on every explorer page: a strip's cards are one stop (the card
+  last focused); ← → go from card to card without changing anything; Tab leaves the strip.
+* Chapter 10, choosing k: either system's ranking of the shown query is reordered by its
+  cards (grades stay the judges'), another query is shown by its slider, the chart draws
+  both systems under all three IDCG = 0 rules, and on a phone the per-query table fits.
 * Predict, then reveal: every explorer that asks for a prediction reveals nothing
   before a choice, then a verdict (✓ or ✗) whose right answer is dcglab's. The verdict
   goes as soon as the explorer shows another state (a move, a preset).
@@ -80,7 +85,7 @@ def test_keyboard_moves_a_card_and_sets_its_grade(page, site_dir):
     root = ndcg_root(page)
     start = state_of(root)["grades"]
     root.locator("button.dcglab-card").nth(2).focus()
-    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Shift+ArrowLeft")
     assert state_of(root)["grades"] == moved(start, 2, 1)
     focused = page.evaluate("document.activeElement.querySelector('.dcglab-sr').textContent")
     assert focused.startswith(f", rank 2: grade {start[2]}"), focused
@@ -166,7 +171,7 @@ def test_state_in_the_url(page, site_dir):
     assert_matches_python(root)
     # the explorer's own link reproduces its state
     root.locator("button.dcglab-card").nth(0).focus()
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")
     moved_state = state_of(root)
     href = root.locator("a.dcglab-link").get_attribute("href")
     page.goto(page.base_url + NDCG_PAGE + href)
@@ -221,7 +226,7 @@ def test_a_link_in_the_page_loads_its_state(page, site_dir):
     assert page.evaluate("document.activeElement.classList.contains('dcglab-explorer')")
     # the same link followed again, after a change, loads its state again
     root.locator("button.dcglab-card").nth(0).focus()
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")
     assert state_of(root)["grades"] != want["grades"]
     page.locator("#test-load-link").click()
     page.wait_for_function(
@@ -454,3 +459,101 @@ def test_cranfield_scatter_counts_every_query(page, site_dir):
         if k == 1:
             assert len(counts) < 40 and max(counts) > 20, counts
     assert page.console_errors == []
+
+
+#: For each editable strip of an explorer, how many of its cards are in the tab order.
+TAB_ORDER_JS = """root => Array.from(
+  root.querySelectorAll('.dcglab-strip.dcglab-editable'),
+  (strip) => Array.from(strip.querySelectorAll('button.dcglab-card'))
+    .filter((c) => c.tabIndex >= 0).length)"""
+
+
+@pytest.mark.parametrize("rel", EXPLORER_PAGES)
+def test_one_tab_stop_per_strip(page, site_dir, rel):
+    open_page(page, rel)
+    for root in explorer_roots(page):
+        stops = root.evaluate(TAB_ORDER_JS)
+        assert all(n == 1 for n in stops), (root.get_attribute("data-explorer"), stops)
+    assert page.console_errors == []
+
+
+def test_arrows_go_from_card_to_card_and_tab_leaves_the_strip(page, site_dir):
+    root = ndcg_root(page)
+    start = state_of(root)
+    cards = root.locator(".dcglab-strip.dcglab-editable").first.locator("button.dcglab-card")
+    focused = "c => c === document.activeElement"
+    cards.nth(0).focus()
+    for key, at in (
+        ("ArrowRight", 1),
+        ("ArrowRight", 2),
+        ("End", cards.count() - 1),
+        ("Home", 0),
+        ("ArrowLeft", 0),
+    ):
+        page.keyboard.press(key)
+        assert cards.nth(at).evaluate(focused), (key, at)
+    assert state_of(root) == start  # moving the focus changes nothing
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
+    assert page.evaluate(
+        "() => !document.activeElement.closest('.dcglab-strip.dcglab-editable')"
+    ), "Tab stayed in the strip"
+    page.keyboard.press("Shift+Tab")  # back to the card last focused, the only stop
+    assert cards.nth(1).evaluate(focused)
+    page.keyboard.press("Shift+ArrowRight")
+    assert state_of(root)["grades"] == moved(start["grades"], 1, 2)
+    assert cards.nth(2).evaluate(focused), "the focus left the moved card"
+    assert page.console_errors == []
+
+
+def test_choose_k_systems_are_reordered_and_all_rules_drawn(page, site_dir):
+    open_page(page, "chapters/10_practice.html")
+    root = next(r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "choose_k")
+    start = state_of(root)
+    strips = root.locator(".dcglab-strip.dcglab-editable")
+    assert strips.count() == 2
+    # B's first card of query 1 moves down one rank; a digit does not change a grade
+    strips.nth(1).locator("button.dcglab-card").nth(0).focus()
+    page.keyboard.press("Shift+ArrowRight")
+    now = state_of(root)
+    assert now["system_b"][0] == moved(start["system_b"][0], 0, 1)
+    assert now["system_b"][1:] == start["system_b"][1:] and now["system_a"] == start["system_a"]
+    page.keyboard.press("3")
+    assert state_of(root) == now
+    assert_matches_python(root)
+    # another query: its two rankings are the strips, and a move changes that query only
+    root.locator('input[data-param="query"]').evaluate(
+        "e => { e.value = '2'; e.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
+    grades = strips.nth(0).locator(".dcglab-card-grade").all_text_contents()
+    assert [int(g) for g in grades] == start["system_a"][1]
+    # other documents, not a change of these: no "before your last change" ghost
+    ghosts = root.evaluate(
+        "r => Array.from(r.querySelectorAll('.dcglab-ghost')).filter((g) => !g.hidden).length"
+    )
+    assert ghosts == 0, ghosts
+    strips.nth(0).locator("button.dcglab-card").nth(0).focus()
+    page.keyboard.press("Shift+End")
+    after = state_of(root)
+    assert after["system_a"][1] == moved(start["system_a"][1], 0, 5)
+    assert after["system_a"][0] == start["system_a"][0]
+    assert_matches_python(root)
+    # two systems under three rules: six lines, the chosen rule's two drawn bold
+    widths = root.evaluate(
+        """r => Array.from(r.querySelectorAll('svg polyline'),
+                           (l) => parseFloat(l.style.strokeWidth))"""
+    )
+    assert len(widths) == 6 and sorted(widths)[-2:] == [3, 3], widths
+    assert page.console_errors == []
+
+
+def test_choose_k_table_fits_a_phone(browser, http_server, site_dir):
+    with new_page(browser, http_server, width=390, height=844) as phone:
+        open_page(phone, "chapters/10_practice.html")
+        root = next(
+            r for r in explorer_roots(phone) if r.get_attribute("data-explorer") == "choose_k"
+        )
+        box = root.locator(".dcglab-output .dcglab-table").evaluate(
+            "t => [t.scrollWidth, t.parentElement.clientWidth]"
+        )
+        assert box[0] <= box[1], f"the table needs {box[0]} px in a {box[1]} px box"

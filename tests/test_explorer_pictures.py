@@ -172,7 +172,7 @@ def test_user_models_pin_draws_the_pinned_bars_beside_the_current(page, site_dir
     root.locator("button.dcglab-pin").click()
     # the grade-3 document goes to the bottom of the list
     root.locator("button.dcglab-card").nth(before["grades"].index(3)).focus()
-    page.keyboard.press("End")
+    page.keyboard.press("Shift+End")
     after, now = shown(root)
     assert after["grades"] != before["grades"]
     charts = root.evaluate(BARS_JS)
@@ -275,7 +275,7 @@ def test_rank_strip_details_on_hover_and_keyboard_focus(page, site_dir):
     page.mouse.move(0, 0)
     assert detail_of(root) == idle
     cards.nth(2).focus()
-    page.keyboard.press("Shift+Tab")  # keyboard focus: focus-visible
+    page.keyboard.press("ArrowLeft")  # keyboard focus: focus-visible
     assert cards.nth(1).evaluate("c => c === document.activeElement")
     assert "Rank 2: grade" in detail_of(root), "no details on keyboard focus"
     # the details line lies below every strip: it covers no text

@@ -182,3 +182,47 @@ def test_no_chapter_is_longer_than_a_course_can_assign(path: Path) -> None:
     markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     words = prose_words(markdown)
     assert words <= PROSE_WORD_LIMIT, f"{path.name}: {words} words of prose"
+
+
+#: The glue-key prefix of each notebook that is not a numbered chapter (``chN_`` there).
+GLUE_PREFIX = {"appendix_article": "art_", "appendix_computing": "app_", "appendix_sql": "sql_"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_glue_keys_name_their_chapter(path: Path) -> None:
+    """Every number a notebook glues (the keys a reader sees in its code) carries the
+    notebook's own prefix: ``ch13_`` in chapter 13, ``sql_`` in the SQL appendix."""
+    nb = load(path)
+    names = [
+        o["metadata"]["scrapbook"]["name"]
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if "scrapbook" in o.get("metadata", {})
+    ]
+    prefix = glue_prefix(path)
+    assert prefix or not names, f"{path.name} glues numbers but has no prefix in GLUE_PREFIX"
+    assert [n for n in names if not n.startswith(prefix)] == []
+
+
+def glue_prefix(path: Path) -> str:
+    """The prefix of the glue keys of a notebook: ``chN_`` or :data:`GLUE_PREFIX`."""
+    return f"ch{int(path.stem[:2])}_" if path.stem[:2].isdigit() else GLUE_PREFIX.get(path.stem, "")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_code_on_the_page_names_no_glue_key(path: Path) -> None:
+    """A reader sees no glue key: a cell whose code is on the page shows its numbers by
+    label (``show_all([(label, value)])``, ``show_table(table, key=...)``), and a hidden
+    cell before it announces their keys (``report.expect``)."""
+    prefix = glue_prefix(path)
+    if not prefix:
+        return
+    key = re.compile(rf"""["']{re.escape(prefix)}""")
+    shown = [
+        i
+        for i, c in enumerate(load(path)["cells"])
+        if c["cell_type"] == "code"
+        and not {"remove-cell", "remove-input"} & set(c["metadata"].get("tags", []))
+        and key.search("".join(c["source"]))
+    ]
+    assert shown == [], f"{path.name}: cells {shown} name glue keys in code on the page"

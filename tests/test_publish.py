@@ -212,9 +212,7 @@ def test_a_missing_page_gets_the_book_404(browser, published, missing):
     assert page.title().startswith("Page not found")
     # the book's look (its stylesheets loaded) and a way home under the sub-path
     assert failed == [published + missing]
-    rules = page.evaluate(
-        "[...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)"
-    )
+    rules = page.evaluate("[...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)")
     assert rules >= 1000, rules  # the theme's rules, not a bare page
     home = page.get_by_role("link", name="the book's first page")
     assert home.evaluate("a => a.href") == published + "index.html"

@@ -626,3 +626,59 @@ def test_quiz_works_in_live_jupyterlab(browser, quiz_lab):
     assert _feedback(root, 1).startswith("✓ Right")
     assert root.locator("[aria-live]").inner_text().startswith("Question 1: ✓ Right")
     page.close()
+
+
+#: One expression of every arithmetic kind (quiz.js must compute each kind the banks may
+#: use, not only the kinds they use today).
+LOG2 = {"kind": "log", "base": 2.0}
+EVERY_KIND = [
+    {"m": "cg", "grades": [2, 0, 3, 1], "k": 3},
+    {"m": "weight", "rank": 4, "discount": LOG2},
+    {"m": "dcg", "grades": [2, 0, 3, 1], "k": 4, "gain": "exponential", "discount": LOG2},
+    {"m": "idcg", "judged": [3, 2, 1, 0], "k": 3, "gain": "linear", "discount": LOG2},
+    {
+        "m": "ndcg",
+        "grades": [2, 0, 3],
+        "judged": [3, 2, 2, 1],
+        "k": 3,
+        "gain": "linear",
+        "discount": LOG2,
+    },
+    {"m": "ap", "grades": [1, 0, 2, 0], "judged": [2, 1, 1]},
+    {"m": "rbp", "grades": [3, 0, 1, 2], "p": 0.8},
+    {"m": "err", "grades": [1, 3, 0, 2]},
+    {"m": "err", "grades": [1, 2, 0, 4], "max_grade": 4},
+    {
+        "m": "mean_ndcg",
+        "rankings": [[3, 0], [0, 0]],
+        "judged": [[3, 1], [0]],
+        "k": 2,
+        "gain": "linear",
+        "discount": LOG2,
+        "policy": "skip",
+    },
+    {
+        "m": "swap",
+        "grades": [0, 2, 3, 1],
+        "k": 3,
+        "gain": "exponential",
+        "discount": LOG2,
+        "i": 1,
+        "j": 3,
+    },
+]
+
+
+def test_every_arithmetic_kind_agrees_in_js(quiz_js):
+    """Each expression kind of OPERATIONS that gives a number, computed by quiz.js."""
+    from dcglab.book.explorers.quiz.expressions import OPERATIONS
+
+    numeric = set(OPERATIONS) - set(CHOICE_ANSWER_KINDS)
+    assert {x["m"] for x in EVERY_KIND} == numeric
+    data = {
+        "tie": 1e-9,
+        "questions": [{"variants": [{"expr": x, "parts": [], "mistakes": []}]} for x in EVERY_KIND],
+    }
+    js = quiz_js.evaluate("(d) => window.quiz.solve(d, 1)", data)
+    for x, got in zip(EVERY_KIND, js):
+        assert abs(got["answer"] - evaluate_expression(x)) <= TOL, (x, got)

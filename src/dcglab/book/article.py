@@ -1,10 +1,14 @@
 """The reference article's published figures, as data, each with its computation.
 
-Every :class:`Figure` records a number exactly as the article prints it, where it
-is printed, and a function that recomputes it with :mod:`dcglab`. The test suite
-asserts that every computed value, rounded to the article's precision, equals
-the published one, and the appendix "Checking the reference article" shows them all
-side by side (:func:`comparison` with ``where=True``), which nbval checks.
+Every :class:`Figure` records a number exactly as the article (or the overview) prints
+it, where it is printed, the chapter that teaches it, and a function that recomputes
+it with :mod:`dcglab`. The chapters compute and glue their own numbers and hold no
+check of the article's. The appendix "Checking the reference article"
+(``chapters/appendix_article.ipynb``) shows every figure beside its computed value,
+chapter by chapter (:func:`comparison` with ``where=True``), and nbval compares that
+table on every run; ``tests/test_book_article.py`` asserts that each computed value,
+rounded to the published precision, equals the published figure, and
+``tests/test_notebooks.py`` that the appendix shows each figure with a match.
 
 Sources: ``reference/dcg-and-ndcg-article.txt`` (the article) and
 ``reference/ndcg-overview.txt`` (the overview, section 5).
@@ -43,9 +47,8 @@ V = (3, 0, 1, 1, 1, 0)
 GAINS = ("linear", "exponential")
 #: The article's Cranfield figures: mean nDCG@10 per model under graded and binary
 #: gain (:data:`dcglab.collections.cranfield.GRADED`, :data:`dcglab.collections.cranfield.BINARY`),
-# and the
-#: number of the 225 queries on which BM25 versus TF-IDF changes direction between
-#: the two gains. The article does not give its configuration;
+#: and the number of the 225 queries on which BM25 versus TF-IDF changes direction
+#: between the two gains. The article does not give its configuration;
 #: ``scripts/cranfield_search.py`` looks for the closest one.
 ARTICLE_TABLE: dict = {
     "bim": {"graded": 0.268, "binary": 0.282},
@@ -70,7 +73,7 @@ class Figure:
     compute : callable
         Returns the unrounded value.
     chapter : int
-        The book chapter that shows it.
+        The book chapter that teaches it (the appendix groups the figures by it).
     """
 
     key: str
@@ -343,7 +346,7 @@ def comparison(chapter: int | None = None, prefix: str = "", where: bool = False
     Parameters
     ----------
     chapter : int, optional
-        Only the figures a chapter shows.
+        Only the figures a chapter teaches.
     prefix : str
         Only keys starting with this prefix.
     where : bool

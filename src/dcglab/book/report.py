@@ -3,11 +3,17 @@
 * :func:`format_table` prints a table with every float to a fixed number of decimals.
 * :func:`show` glues one number for the prose and prints it once.
 * :func:`show_table` prints a table and glues each of its numbers.
+* :func:`expect` keeps glue names out of the code a reader sees: a hidden cell names
+  the numbers the next cell shows, and that cell shows them by label only
+  (``show_all([(label, value), ...])``, ``show_table(table, key=...)``). Where no
+  hidden cell ran (a downloaded notebook, whose hidden cells the site leaves out),
+  the same calls only print.
 """
 
 from __future__ import annotations
 
 import numbers
+from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -103,11 +109,49 @@ def show(name: str, value: Any, label: str | None = None, digits: int = 3) -> No
     print(f"{name if label is None else label} = {shown(value, digits)}")
 
 
-def show_all(items: Iterable[tuple[str, str, Any]], digits: int = 3) -> None:
+#: Glue names announced by :func:`expect`, used in order by the next key-free calls.
+_EXPECTED: deque[str] = deque()
+
+
+def expect(names: Iterable[str]) -> None:
+    """Announce the glue names of the numbers the next cell shows, in the order it
+    shows them.
+
+    The cell then shows its numbers by label only, and each number is glued under
+    the next announced name. A cell that shows fewer numbers than announced is
+    caught by the next call of ``expect``.
+
+    Raises
+    ------
+    ValueError
+        When names announced earlier were not all used.
+
+    Examples
+    --------
+    >>> expect(["ch0_a", "ch0_b"])
+    >>> show_all([("A", 0.25), ("B", 3)], digits=2)
+    A = 0.25, B = 3
+    >>> expect([])
+    """
+    if _EXPECTED:
+        unused = list(_EXPECTED)
+        _EXPECTED.clear()
+        raise ValueError(f"glue names announced but not shown: {unused}")
+    _EXPECTED.extend(names)
+
+
+def _glue_next(value: Any) -> None:
+    """Glue ``value`` under the next announced name; without one, glue nothing."""
+    if _EXPECTED:
+        glue(_EXPECTED.popleft(), value)
+
+
+def show_all(items: Iterable[tuple], digits: int = 3) -> None:
     """Glue several numbers and print them on one line, as :func:`show` does one.
 
-    ``items`` holds ``(name, label, value)`` triples; the line is ``label = value``
-    for each, separated by commas.
+    ``items`` holds ``(name, label, value)`` triples, or ``(label, value)`` pairs
+    whose names come from :func:`expect`; the line is ``label = value`` for each,
+    separated by commas.
 
     Examples
     --------
@@ -115,15 +159,18 @@ def show_all(items: Iterable[tuple[str, str, Any]], digits: int = 3) -> None:
     zero: A = 0.500, B = 0.700
     """
     items = list(items)
-    for name, _, value in items:
-        glue(name, value)
-    print(", ".join(f"{label} = {shown(value, digits)}" for _, label, value in items))
+    for item in items:
+        if len(item) == 3:
+            glue(item[0], item[2])
+        else:
+            _glue_next(item[1])
+    print(", ".join(f"{item[-2]} = {shown(item[-1], digits)}" for item in items))
 
 
 def show_table(
     table: pd.DataFrame,
-    name: str,
-    key: str,
+    name: str | None = None,
+    key: str | None = None,
     digits: int = 3,
     columns: Mapping[str, str] | None = None,
 ) -> None:
@@ -132,6 +179,8 @@ def show_table(
     The number in column ``c`` of the row whose ``key`` column holds ``r`` is
     glued under ``name.format(column=columns[c], row=r)``; ``columns`` defaults
     to the column's name in lower case. The ``key`` column itself is not glued.
+    Without ``name``, the numbers take the names announced by :func:`expect`, row
+    by row.
 
     Examples
     --------
@@ -143,8 +192,11 @@ def show_table(
     columns = columns or {}
     for index, row in zip(table.index, table[key], strict=True):
         for column in table.columns.drop(key):
-            short = columns.get(column, str(column).lower())
-            glue(name.format(column=short, row=row), table.at[index, column])
+            if name is None:
+                _glue_next(table.at[index, column])
+            else:
+                short = columns.get(column, str(column).lower())
+                glue(name.format(column=short, row=row), table.at[index, column])
     print(format_table(table, digits))
 
 

@@ -261,9 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="trec", choices=FORMATS, help=FORMAT_HELP)
     p.add_argument("--engine", default="python", choices=["python", "duckdb", "spark"], help=(
         "where to compute: this process (default, fastest), DuckDB, or Spark (--spark-master, "
-        "else the active session or local[*]; needs Java); the engines compute every "
-        "measure but " + ", ".join(f.name for f in FAMILIES if f.name not in COMPUTED
-                                   and f.kernel != "tag")
+        "else the active session or local[*]; needs Java); Spark computes every measure "
+        "(each task runs the default path on its queries), DuckDB every measure but "
+        + ", ".join(f.name for f in FAMILIES if f.name not in COMPUTED and f.kernel != "tag")
     ))  # fmt: skip
     p.add_argument(
         "-N",

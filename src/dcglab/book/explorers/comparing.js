@@ -26,7 +26,7 @@ const said = (i, v) => `Query ${i + 1}: A − B = ${fmtSigned(v / 100, 2)}.`;
 // is a slider (role="slider", focusable) that a pointer drags up or down and the keyboard
 // moves (↑ ↓ by 0.01, Page Up / Page Down by 0.10, Home / End to the ends).
 function differenceBars(s, r, ctx) {
-  const n = s.n, W = Math.min(available, 560), H = 210;
+  const n = s.n, W = Math.min(available, 340), H = 210;
   const m = { l: 44, r: 12, t: 24, b: 34 };
   const pitch = (W - m.l - m.r) / n;
   const X = (i) => m.l + (i + 0.5) * pitch;
@@ -35,14 +35,14 @@ function differenceBars(s, r, ctx) {
                                role: "group", "aria-label": `Per-query differences A − B, ${n} queries: drag a bar or use the arrow keys` });
   const add = (tag, attrs, text) => { const e = svgNode(tag, attrs, text); svg.append(e); return e; };
   add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" },
-      `A − B on each query (drag a bar); mean ${fmtSigned(r.mean)}`);
+      `A − B per query, mean ${fmtSigned(r.mean)}`);
   for (const v of [-50, -25, 0, 25, 50])
     add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100, 2));
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
   add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis" });
   add("line", { x1: m.l, y1: Y(100 * r.mean), x2: W - m.r, y2: Y(100 * r.mean),
                 style: "stroke: var(--dcglab-fg); stroke-width: 1.5; stroke-dasharray: 5,3" });
-  add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "query");
+  add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "query (drag a bar)");
   const bw = Math.min(36, pitch * 0.6);
   s.deltas.slice(0, n).forEach((v, i) => {
     const top = Y(Math.max(0, v)), bottom = Y(Math.min(0, v));
@@ -126,9 +126,9 @@ function randomizationChart(s, r) {
       label: `as far from 0 as the observed mean or further: ${fmtP(r.p_rand)} of all ${fmtCount(all)}` },
     { kind: "marker", xs: [obs], ys: [0], color: "fg", label: `observed mean ${fmtSigned(obs)}` },
     { kind: "marker", xs: [-obs], ys: [0], color: "fg" },
-  ], { title: `Randomization: p = ${fmtP(r.p_rand)}, the red share`,
+  ], { title: `Randomization p = ${fmtP(r.p_rand)} (red share)`,
        xlabel: "mean A − B with the signs flipped", ylabel: "share", xmin: -edge, xmax: edge,
-       xticks: tick > 0 ? [-tick, 0, tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, height: 190,
+       xticks: tick > 0 ? [-tick, 0, tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, width: 340, height: 210,
        alt: `Of the ${all} ways to flip the signs of the differences, a share of ${fmtP(r.p_rand)} gives a mean at least as far from 0 as the observed ${fmtSigned(obs)}` });
 }
 

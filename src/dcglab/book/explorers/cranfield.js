@@ -140,15 +140,16 @@ export default explorer({
       dash: m === "tfidf" ? "5,3" : m === "bim" ? "1,3" : "", ys: meanCurve(s.data, m, s.gain) }));
     series.push({ kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" });
     // the k axis starts a little before 1, so a marker at k = 1 stands clear of the y axis
-    row.append(chart(series, { title: `Mean nDCG@k, ${s.gain} gain (${s.data.judged.length} queries)`,
-      xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true, xmin: 0.8, ymin: 0, ymax: 1, width: 400 }));
+    row.append(chart(series, { title: `Mean nDCG@k, ${s.gain} gain`,
+      alt: `Mean over ${s.data.judged.length} queries`,
+      xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true, xmin: 0.8, ymin: 0, ymax: 1, width: 340 }));
     const gap = (gain) => gapCurve(s.data, gain);
     row.append(chart([
       { xs: KS, ys: gap(s.gain), label: `BM25 − TF-IDF, ${s.gain}`, color: "c0" },
       { xs: KS, ys: gap(s.versus), label: `BM25 − TF-IDF, ${s.versus}`, color: "c1", dash: "5,3" },
       { kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" },
     ], { title: "Mean gap BM25 − TF-IDF against k", xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true,
-         xmin: 0.8, zero: true, width: 400 }));
+         xmin: 0.8, zero: true, width: 340 }));
     const diff = (gain) => {
       const b = perQuery(s.data, "bm25", s.k, gain), t = perQuery(s.data, "tfidf", s.k, gain);
       return b.map((v, q) => v - t[q]);
@@ -173,14 +174,18 @@ export default explorer({
       };
     };
     const same = groups(false), flip = groups(true);
+    // both axes to the largest difference, in steps of 0.25 (up to 1)
+    const lim = Math.min(1, Math.max(0.25, Math.ceil(4 * Math.max(...dx.map(Math.abs), ...dy.map(Math.abs)) - 1e-9) / 4));
     const total = (g) => g.counts.reduce((a, b) => a + b, 0);
     row.append(chart([
       { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
       { ...flip, points: true, color: "c1", label: `flipped (${total(flip)} queries)`, open: flip.xs.map(() => true) },
-    ], { title: `Each query at k = ${s.k}: BM25 − TF-IDF (circle size: queries)`, xlabel: `${s.gain} gain`,
-         ylabel: `${s.versus} gain`, xmin: -1.1, xmax: 1.1, ymin: -1.1, ymax: 1.1,
-         xticks: [-1, 0, 1], zero: true, width: 400, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
+    ], { title: `BM25 − TF-IDF per query at k = ${s.k}`, xlabel: `${s.gain} gain`,
+         ylabel: `${s.versus} gain`, xmin: -lim - 0.05, xmax: lim + 0.05, ymin: -lim - 0.05, ymax: lim + 0.05,
+         xticks: [-lim, 0, lim], zero: true, width: 400, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
     out.append(row);
+    out.append(para("In the scatter, queries at one place share a circle: its area grows with their number, "
+      + "written inside from 3 on; point at it for the queries."));
   },
   readouts: (s, r) => [
     [`BIM nDCG@${s.k} =`, "bim", fmt(r.bim)], ["TF-IDF =", "tfidf", fmt(r.tfidf)], ["BM25 =", "bm25", fmt(r.bm25)],

@@ -48,8 +48,8 @@ export default explorer({
       ],
       gain: "linear", discount: LOG2, k: s.k,
       totals: [
-        { row: "system", label: `DCG@${s.k}` }, { row: "from_run", label: `IDCG@${s.k} (1)` },
-        { row: "from_qrels", label: `IDCG@${s.k} (2)` }, { row: "uncut", label: "IDCG (3)" },
+        { row: "system", label: `DCG@${s.k}` }, { row: "from_run", label: `1. IDCG@${s.k}` },
+        { row: "from_qrels", label: `2. IDCG@${s.k}` }, { row: "uncut", label: "3. IDCG" },
       ],
       ratio: `Lists 1 and 2 differ only when a missed document is good enough to reach the top ${s.k}; `
         + "list 3 counts every judged document, and the uncut nDCG also counts the whole retrieved list.",

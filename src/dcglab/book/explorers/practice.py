@@ -24,16 +24,19 @@ def _lists(default: list[list[int]]) -> t.List:
 
 
 class CutoffChoiceExplorer(Explorer):
-    """A cutoff slider over a multi-query example: mean nDCG@k of two systems."""
+    """A cutoff slider over a multi-query example: mean nDCG@k of two systems, whose
+    rankings of one query at a time the reader reorders."""
 
     name = "choose_k"
-    params = ("system_a", "system_b", "judged", "k", "zero_idcg")
+    params = ("system_a", "system_b", "judged", "k", "zero_idcg", "query")
     _esm = bundle("choose_k.js")
     system_a = _lists(SYSTEM_A)
     system_b = _lists(SYSTEM_B)
     judged = _lists(JUDGED)
     k = t.Int(1).tag(sync=True)
     zero_idcg = t.Unicode("zero").tag(sync=True)
+    #: the query whose two rankings the explorer shows (from 1); the results do not depend on it
+    query = t.Int(1).tag(sync=True)
 
     @classmethod
     def compute(cls, state: dict[str, Any]) -> dict[str, float | None]:

@@ -9,7 +9,7 @@
 //
 // It follows the explorers' test protocol (see ui.js) without ui_mount.js's mount(): a root
 // .dcglab-explorer[data-explorer=quiz] with data-state {quiz, variant} and data-result
-// {q1: answer, ...}; one control (the number-set slider, data-param="variant"); a Reset
+// {q1: answer, ...}; one control (the "New numbers" button, data-param="variant"); a Reset
 // button; one polite live region (.dcglab-readouts). Everything is inside one function so
 // that no top-level name can collide with ui.js's.
 const quizExplorer = (() => {
@@ -24,6 +24,7 @@ const quizExplorer = (() => {
       case "ndcg": return ndcgAt(x.grades, x.judged, x.k, x.gain, x.discount, "zero");
       case "ap": return averagePrecision(x.grades, x.judged);
       case "rbp": return rbp(x.grades, x.p);
+      case "err": return err(x.grades, x.max_grade ?? 3);
       case "mean_ndcg":
         return meanNdcg(x.rankings, x.judged, x.k, x.gain, x.discount, x.policy);
       case "swap": return swapDeltas(x.grades, x.k, x.gain, x.discount)[x.i - 1][x.j - 1];
@@ -94,16 +95,17 @@ const quizExplorer = (() => {
     const reset = h("button", { type: "button", class: "dcglab-reset" }, "Reset");
     head.append(reset);
 
+    // one control for the numbers: "New numbers" steps through the sets (Reset goes
+    // back to set 1); the set shown is written beside it
     const panel = h("div", { class: "dcglab-controls" });
-    const row = h("label", { class: "dcglab-control" });
-    row.append(h("span", { class: "dcglab-label" }, "number set"));
-    const slider = h("input", { type: "range", min: "1", max: String(data.variants), step: "1",
-                                 "data-param": "variant" });
-    const shown = h("span", { class: "dcglab-value", "aria-hidden": "true" });
-    row.append(slider, shown);
-    const fresh = h("button", { type: "button", class: "dcglab-quiz-button dcglab-quiz-new" },
+    const row = h("div", { class: "dcglab-control dcglab-quiz-sets" });
+    // data-step: one set forward, as a count's button (after the last set comes set 1)
+    const fresh = h("button", { type: "button", class: "dcglab-quiz-button dcglab-quiz-new",
+                                 "data-param": "variant", "data-step": "1", "aria-describedby": `${uid}-set` },
                      "New numbers");
-    panel.append(row, fresh);
+    const shown = h("span", { class: "dcglab-quiz-set", id: `${uid}-set` });
+    row.append(fresh, shown);
+    panel.append(row);
 
     const note = h("p", { class: "dcglab-note" },
       `Number set 1 is the same for every reader; New numbers draws other grades. Give `
@@ -242,8 +244,8 @@ const quizExplorer = (() => {
       const v = model.get("variant");
       solved = solve(data, v);
       verdicts = new Array(n).fill(null);
-      slider.value = String(v);
-      shown.textContent = String(v);
+      fresh.value = String(v);
+      shown.textContent = `Number set ${v} of ${data.variants}`;
       const list = h("ol", { class: "dcglab-quiz-list" });
       data.questions.forEach((q, i) => list.append(question(q, i, v)));
       view.replaceChildren(list);
@@ -262,7 +264,6 @@ const quizExplorer = (() => {
       model.set("variant", v);
       model.save_changes();
     };
-    slider.addEventListener("input", () => setVariant(Number(slider.value)));
     fresh.addEventListener("click", () => setVariant((model.get("variant") % data.variants) + 1));
     reset.addEventListener("click", () => {
       if (model.get("variant") !== initial) setVariant(initial);

@@ -65,7 +65,8 @@ export default explorer({
     }
     out.append(para(`ΔnDCG@${s.k} (${s.gain} gain) when the documents at ranks i (row) and j (column) swap;`
       + " red (+) raises nDCG, blue (−) lowers it; the best swap is outlined; dashed lines mark the cutoff k."
-      + " Point at or focus a cell for its formula; click it to make that swap."));
+      + " Point at or focus a cell for its formula (the arrow keys go from cell to cell); click it, or press"
+      + " Enter, to make that swap."));
     const d = swapDeltas(s.grades, s.k, s.gain, LOG2);
     const big = Math.max(1e-12, ...d.flat().map(Math.abs));
     const rows = d.map((row, i) => [`${i + 1} (grade ${s.grades[i]})`].concat(row.map((v, j) => (j <= i ? "" : signed(v)))));
@@ -77,15 +78,31 @@ export default explorer({
       const live = document.getElementById(detailId);
       if (live) live.textContent = swapDetail(s, i, j);
     };
-    // a cell above the diagonal is a button that makes its swap
+    // a cell above the diagonal is a button that makes its swap; the matrix is one tab
+    // stop (the cell shown in the detail line), and the arrow keys go from cell to cell
+    const step = (ev, i, j) => {
+      const to = { ArrowLeft: [i, j - 1], ArrowRight: [i, j + 1], ArrowUp: [i - 1, j], ArrowDown: [i + 1, j],
+                   Home: [i, i + 1], End: [i, n] }[ev.key];
+      if (!to) return;
+      ev.preventDefault();
+      const [ti, tj] = to;
+      if (ti < 1 || tj > n || tj <= ti) return;
+      ev.currentTarget.closest("table").querySelector(`[data-cell="${ti},${tj}"]`)?.focus();
+    };
+    const roving = (ev) => {
+      for (const c of ev.currentTarget.closest("table").querySelectorAll(".dcglab-cell"))
+        c.tabIndex = c === ev.currentTarget ? 0 : -1;
+    };
     const cell = (i, j, text) => {
       if (j === 0 || j - 1 <= i) return text;
       const v = d[i][j - 1];
       const b = node("button", { type: "button", class: i + 1 === r.best_i && j === r.best_j ? "dcglab-cell dcglab-best" : "dcglab-cell",
         "aria-label": `swap ranks ${i + 1} and ${j}: ΔnDCG ${signed(v)}`, "aria-describedby": detailId,
+        "data-cell": `${i + 1},${j}`, tabindex: at[0] === i + 1 && at[1] === j ? "0" : "-1",
         ...(v !== 0 ? { style: `background: ${tint(v, big)}` } : {}) }, text);
       b.on = {
-        focus: show(i + 1, j),
+        focus: (ev) => { roving(ev); show(i + 1, j)(); },
+        keydown: (ev) => step(ev, i + 1, j),
         pointerenter: show(i + 1, j),
         click: () => ctx.write("grades", swapped(s.grades, i, j - 1),
           `Swapped ranks ${i + 1} and ${j}: nDCG ${fmtNdcg(r.ndcg)} → `
@@ -98,7 +115,7 @@ export default explorer({
     const box = table(["rank"].concat(Array.from({ length: n }, (_, j) => String(j + 1))), rows,
       `Change in nDCG@${s.k} for each swap`, {
         rowClass: (i) => (cut < n && i === cut - 1 ? "dcglab-cut-row" : ""),
-        cellClass: (i, j) => (cut < n && j === cut ? "dcglab-cut-col" : ""),
+        cellClass: (i, j) => [j === 0 ? "dcglab-nowrap" : "", cut < n && j === cut ? "dcglab-cut-col" : ""].filter(Boolean).join(" "),
         cell,
       });
     out.append(box, detail);

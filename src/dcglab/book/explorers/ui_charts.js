@@ -131,7 +131,7 @@ let patterns = { prefix: "dcglab", count: 0 };
 
 // A small line/bar/area chart that scales with its container (viewBox, no fixed width).
 // series: [{label, xs, ys, color: "c0".."c4"|"muted"|"marker", kind: "line"|"bar"|"area"|"marker",
-//           y0s (area), dash, markers}]
+//           y0s (area), dash, markers, stroke (a line's width), opacity (a faint line's)}]
 // opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, width, height, alt}
 // The chart's accessible name (role="img") states the title and the numbers of every
 // labelled series; the legend is HTML below it.
@@ -182,7 +182,7 @@ export function chart(series, opts) {
     add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits).replace(/^-/, "−"));
   const xt = opts.xticks || [xmin, xmax];
   for (const xv of xt)
-    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, opts.xfmt ? opts.xfmt(xv) : String(xv));
+    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, opts.xfmt ? opts.xfmt(xv) : String(xv).replace(/^-/, "−"));
   if (opts.xlabel)
     add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, opts.xlabel);
   if (opts.ylabel)
@@ -243,7 +243,8 @@ export function chart(series, opts) {
       const flush = () => {
         if (run.length > 1 && !s.points) add("polyline", {
           points: run.join(" "),
-          style: `fill: none; stroke: ${color}; stroke-width: 2; stroke-dasharray: ${s.dash || "none"}`,
+          style: `fill: none; stroke: ${color}; stroke-width: ${s.stroke ?? 2}; stroke-dasharray: ${s.dash || "none"}`
+            + (s.opacity ? `; stroke-opacity: ${s.opacity}` : ""),
         });
         run = [];
       };

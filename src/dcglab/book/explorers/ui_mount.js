@@ -88,15 +88,18 @@ export function stateFromHash(name, hash) {
 }
 
 // Keep only known parameters whose value has the type of the current one; a list's
-// entries are integers within bounds[param] (grades: 0 to 9).
+// entries are integers within bounds[param] (grades: 0 to 9), a list of lists has the
+// shape of the current one.
 function sanitize(patch, state, params, bounds = {}) {
+  const [lo, hi] = [0, 1].map((j) => (p) => (bounds[p] || [0, 9])[j]);
+  const fits = (a, b, p) => (Array.isArray(b)
+    ? Array.isArray(a) && a.length === b.length && a.every((x, i) => fits(x, b[i], p))
+    : Number.isInteger(a) && a >= lo(p) && a <= hi(p));
   const out = {};
   for (const p of params) {
     if (!(p in patch)) continue;
     const a = patch[p], b = state[p];
-    const ok = Array.isArray(b)
-      ? Array.isArray(a) && a.length === b.length
-        && a.every((x) => Number.isInteger(x) && x >= (bounds[p] || [0, 9])[0] && x <= (bounds[p] || [0, 9])[1])
+    const ok = Array.isArray(b) ? fits(a, b, p)
       : typeof a === typeof b && (typeof a !== "number" || Number.isFinite(a));
     if (ok) out[p] = a;
   }
@@ -182,7 +185,7 @@ export function mount(model, el, spec) {
     setAll: (s, message) => { clampState(s, controls); setAll(s, message); },
     write: (param, value, message) => {
       const s = readState();
-      s[param] = value;
+      writeInto(s, param, value);
       clampState(s, controls);
       setAll(s, message);
     },

@@ -11,6 +11,8 @@
 // with a faint ghost line where each filled part was before.
 
 const BAR_PX = 96;
+const MOVE_HELP = "Drag a card to another rank, or press Shift + ← or → to move it (← → alone go from card to card)";
+const GRADE_HELP = "; click a bar at a height, or press a digit or ↑ ↓, to set its grade.";
 
 function reducedMotion() {
   return typeof window !== "undefined" && window.matchMedia
@@ -73,6 +75,7 @@ function rankView(spec, ctx) {
   let kinds = {};
   const legend = h("div", { class: "dcglab-help dcglab-key" });
   let legendKey = "";
+  let quiet = false;
   let ratioEl = null;
   // the details line: the pointed or focused card's numbers (aria-hidden: a card's name has them)
   const detail = h("p", { class: "dcglab-detail", "aria-hidden": "true" });
@@ -86,16 +89,18 @@ function rankView(spec, ctx) {
     const wrap = h("div", { class: "dcglab-strip-row" });
     const title = h("div", { class: "dcglab-strip-title" });
     const cls = ["dcglab-strip", row.list ? "dcglab-editable" : "", row.kind ? `dcglab-strip-${row.kind}` : ""];
+    if (row.movesOnly) cls.push("dcglab-moves-only");
     const strip = h("div", { class: cls.filter(Boolean).join(" ") });
     wrap.append(title, strip);
     if (row.list) {
-      strip.setAttribute("role", "group");
+      // one tab stop per strip (roving tabindex): ← → go from card to card
+      strip.setAttribute("role", "toolbar");
       strip.setAttribute("aria-label", row.title);
     } else {
       strip.setAttribute("role", "img");
     }
     rowsBox.append(wrap);
-    return { wrap, title, strip, cards: [], list: row.list };
+    return { wrap, title, strip, cards: [], list: row.list, movesOnly: Boolean(row.movesOnly) };
   }
 
   function makeCard(r, editable) {
@@ -130,21 +135,36 @@ function rankView(spec, ctx) {
     return c;
   }
 
-  // Keyboard, pointer and click handling of one editable card.
+  // The one card of a strip in the tab order (roving tabindex): the last one focused.
+  function setCurrent(r, c) {
+    r.current = r.all.indexOf(c);
+    for (const o of r.all) {
+      const t = o === c ? "0" : "-1";
+      if (o.card.getAttribute("tabindex") !== t) o.card.setAttribute("tabindex", t);
+    }
+  }
+
+  // Keyboard, pointer and click handling of one editable card: ← → Home End move the
+  // focus along the strip; with Shift they move the card; ↑ ↓ and digits set its grade.
   function bindCard(r, c) {
     const index = () => r.cards.indexOf(c);
+    c.card.addEventListener("focus", () => setCurrent(r, c));
     c.card.addEventListener("keydown", (ev) => {
       const i = index(), n = r.cards.length, s = ctx.state();
-      const g = s[r.list][i];
+      const g = readParam(s, r.list)[i];
+      const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: n - 1 }[ev.key];
       let handled = true;
-      if (ev.key === "ArrowLeft" && i > 0) move(r, i, i - 1);
-      else if (ev.key === "ArrowRight" && i < n - 1) move(r, i, i + 1);
-      else if (ev.key === "Home" && i > 0) move(r, i, 0);
-      else if (ev.key === "End" && i < n - 1) move(r, i, n - 1);
+      if (ev.altKey || ev.ctrlKey || ev.metaKey) handled = false;
+      else if (to !== undefined) {
+        if (to >= 0 && to < n && to !== i) {
+          if (ev.shiftKey) move(r, i, to);
+          else r.cards[to].card.focus();
+        }
+      } else if (r.movesOnly) handled = ["ArrowUp", "ArrowDown"].includes(ev.key);
       else if (ev.key === "ArrowUp" && g < ctx.max) setGrade(r, i, g + 1);
       else if (ev.key === "ArrowDown" && g > 0) setGrade(r, i, g - 1);
       else if (/^[0-9]$/.test(ev.key) && Number(ev.key) <= ctx.max) setGrade(r, i, Number(ev.key));
-      else handled = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key);
+      else handled = ["ArrowUp", "ArrowDown"].includes(ev.key);
       if (handled) ev.preventDefault();
     });
     let drag = null;
@@ -175,9 +195,9 @@ function rankView(spec, ctx) {
       if (d.moving) {
         const to = dropIndex(r, ev.clientX);
         if (to !== i) move(r, i, to);
-      } else {
+      } else if (!r.movesOnly) {
         const g = gradeAt(c, ev.clientY);
-        if (g !== null && g !== ctx.state()[r.list][i]) setGrade(r, i, g);
+        if (g !== null && g !== readParam(ctx.state(), r.list)[i]) setGrade(r, i, g);
       }
     };
     c.card.addEventListener("pointerup", (ev) => end(ev, false));
@@ -210,8 +230,7 @@ function rankView(spec, ctx) {
   }
 
   function move(r, from, to) {
-    const s = ctx.state();
-    const list = s[r.list];
+    const list = readParam(ctx.state(), r.list);
     r.ids = moved(r.ids, from, to);
     r.focus = r.ids[to];
     ctx.write(r.list, moved(list, from, to),
@@ -219,7 +238,7 @@ function rankView(spec, ctx) {
   }
 
   function setGrade(r, i, g) {
-    const list = ctx.state()[r.list].slice();
+    const list = readParam(ctx.state(), r.list).slice();
     list[i] = g;
     r.focus = r.ids[i];
     ctx.write(r.list, list, `Rank ${i + 1} now has grade ${g}.`);
@@ -245,15 +264,27 @@ function rankView(spec, ctx) {
     ctx.scales = scales;
     const seen = new Set();
     const fills = {};
+    // a strip that shows another list (chapter 10's query): every bar and stack shows other
+    // documents, so no "before your last change" ghost anywhere
+    const switched = v.rows.some((row) => row.list && rows.has(row.key) && rows.get(row.key).list !== row.list);
+    quiet = ctx.jump || switched;
     for (const row of v.rows) {
       seen.add(row.key);
       if (!rows.has(row.key)) rows.set(row.key, makeRow(row));
       const r = rows.get(row.key);
+      if (r.list !== row.list) {  // another list in the same place (chapter 10's query)
+        r.list = row.list;
+        if (r.ids) r.ids = r.all.map((_, i) => i);
+        r.drawn = undefined;
+        // another ranking, not a change of this one: no ghosts, no animation from the old bars
+        for (const c of r.all || []) c.fillPx = c.barPx = null;
+      }
       setText(r.title, row.title);
       fills[row.key] = drawRow(r, row, v, w);
     }
     for (const [key, r] of rows) if (!seen.has(key)) { r.wrap.remove(); rows.delete(key); }
     help.hidden = !v.rows.some((row) => row.list);
+    setText(help, v.rows.every((row) => !row.list || row.movesOnly) ? `${MOVE_HELP}. The grades are the judges': a system only orders its documents.` : MOVE_HELP + GRADE_HELP);
     kinds = Object.fromEntries(v.rows.map((row) => [row.key, row.kind || "system"]));
     // the legend names the cutoff's marks only when some rank lies after k
     const cut = v.rows.some((row) => (rowCut(row, v) ?? row.grades.length) < row.grades.length);
@@ -277,7 +308,7 @@ function rankView(spec, ctx) {
     }
     if (detailOf && !detailOf.card.isConnected) showDetail(null);
     else setText(detail, detailOf ? detailOf.what : "Point at a card, or focus it, for its numbers.");
-    drawTotals(v, fills);
+    drawTotals(v, fills, switched);
   }
 
   function drawRow(r, row, v, w) {
@@ -288,6 +319,7 @@ function rankView(spec, ctx) {
       (r.all || []).forEach((c) => c.card.remove());
       r.all = Array.from({ length: n }, () => makeCard(r, editable));
       r.ids = r.all.map((_, i) => i);
+      if (editable) setCurrent(r, r.all[Math.min(r.current ?? 0, n - 1)]);
     }
     // cards follow their document: a move permutes r.ids before the state changes
     const order = r.ids.map((id) => r.all[id]);
@@ -329,7 +361,7 @@ function rankView(spec, ctx) {
       if (c.card.className !== cls) c.card.className = cls;
       if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
       if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
-      const still = ctx.jump || c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
+      const still = quiet || c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
       if (!still) setStyle(c.ghost, "bottom", `${c.fillPx}px`);
       if (c.ghost.hidden !== still) c.ghost.hidden = still;
       setStyle(c.bar, "height", `${barPx}px`);
@@ -359,7 +391,8 @@ function rankView(spec, ctx) {
     return parts;
   }
 
-  function drawTotals(v, fills) {
+  // switched: a strip shows another list, so the stacks show other sums (no ghost)
+  function drawTotals(v, fills, switched) {
     const totals = v.totals || [];
     totalsBox.hidden = totals.length === 0;
     if (!totals.length) return;
@@ -394,7 +427,7 @@ function rankView(spec, ctx) {
         if (i < parts.length) setStyle(seg, "height", `${parts[i] * scale}px`);
       });
       const px = sums[j] * scale;
-      if (e.px !== null && Math.abs(e.px - px) > 0.5 && !ctx.jump) {
+      if (e.px !== null && Math.abs(e.px - px) > 0.5 && !ctx.jump && !switched) {
         animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
         e.ghost.hidden = false;
         setStyle(e.ghost, "bottom", `${e.px}px`);
@@ -412,9 +445,7 @@ function rankView(spec, ctx) {
     setText(ratioEl, v.ratio || "");
   }
 
-  const help = h("p", { class: "dcglab-help", id: helpId },
-    "Drag a card to another rank, or focus it and press ← or → to move it; "
-    + "click a bar at a height, or press a digit or ↑ ↓, to set its grade.");
+  const help = h("p", { class: "dcglab-help", id: helpId }, MOVE_HELP + GRADE_HELP);
   box.prepend(help, legend);
   box.append(detail);
   showDetail(null);

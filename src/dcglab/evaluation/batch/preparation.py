@@ -121,7 +121,13 @@ def prepare(
     and line.
     """
     c = Conventions.of(conventions, **options)
-    q, r = _read_both(qrels, run)
+    return prepare_tables(*_read_both(qrels, run), c)
+
+
+def prepare_tables(q: Table, r: Table, c: Conventions) -> Prepared:
+    """:func:`prepare` of tables already read: scores rounded to float32 under
+    ``score_precision="float32"``, grades truncated under ``fractional_grades="truncate"``,
+    then the run laid out, ranked and matched with its judgments."""
     if c.score_precision == "float32":
         r = dataclasses.replace(r, value=r.value.astype(np.float32).astype(np.float64))
     if c.fractional_grades == "truncate":

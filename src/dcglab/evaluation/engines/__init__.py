@@ -1,18 +1,23 @@
 r"""Evaluation where the data lives: the batch evaluation run by DuckDB or Spark.
 
-One SQL query (:func:`dcglab.evaluation.engines.measures.evaluation_sql`) does the
-ranking, trec_eval's ``-M`` and ``-J``, the join with the qrels, the running
-counts and the sums added in trec_eval's order; the engine runs it next to the
-data and returns one row of statistics per query, from which
-:mod:`dcglab.evaluation.engines.measures` finishes every measure the default
-path computes (:data:`~dcglab.evaluation.engines.measures.COMPUTED`; any other
-is refused naming it). The gains and the relevance of each grade come from the
+DuckDB runs one SQL query (:func:`dcglab.evaluation.engines.measures.evaluation_sql`):
+the ranking, trec_eval's ``-M`` and ``-J``, the join with the qrels, the running
+counts and the sums added in trec_eval's order; it returns one row of statistics
+per query, from which :mod:`dcglab.evaluation.engines.measures` finishes every
+measure of :data:`~dcglab.evaluation.engines.measures.COMPUTED` (any other is
+refused naming it). The gains and the relevance of each grade come from the
 batch path's grade reading (:mod:`dcglab.evaluation.batch.levels`,
 :func:`dcglab.evaluation.batch.binary.level_flags`), the discounts from
 :mod:`dcglab.formulas.discounts` and the division with its IDCG = 0 policy from
 :func:`dcglab.formulas.measures.ndcg_ratio`, so every formula's rule stays in one
-place, and the printed values equal those of :func:`dcglab.evaluation.batch.evaluate`
-and of trec_eval 10.0.
+place.
+
+Spark runs the default path itself: the run and the qrels are split into
+buckets of queries by a hash of the query id, and each task evaluates its
+buckets with :mod:`dcglab.evaluation.batch`
+(:mod:`dcglab.evaluation.engines.buckets`), so Spark computes every measure the
+default path computes. Both engines' values equal those of
+:func:`dcglab.evaluation.batch.evaluate` and of trec_eval 10.0.
 
 Each engine is an adapter (:class:`dcglab.evaluation.engines.adapter.Adapter`):
 :class:`~dcglab.evaluation.engines.duckdb_adapter.DuckDBAdapter` and

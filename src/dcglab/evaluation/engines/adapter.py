@@ -125,10 +125,18 @@ def projected(db: Adapter, name: str, kind: str) -> str:
     return f"(SELECT qid, docno, {source} AS {value} FROM {name})"
 
 
-def check_rows(db: Adapter, table: str, kind: str) -> None:
+def repeat_message(kind: str, pair: str) -> str:
+    """The error for a (qid, docno) pair, written ``qid, docno``, listed twice."""
+    return f"{kind} lists ({pair}) more than once"
+
+
+def check_rows(db: Adapter, table: str, kind: str, pairs: bool = True) -> None:
     """Reject missing ids, NaN scores, non-finite grades and repeated (qid, docno)
     pairs (the rules of :func:`dcglab.evaluation.batch.reader.read_table`), in one pass over the
-    table; a second query describes an offending row, naming its column."""
+    table; a second query describes an offending row, naming its column.
+    ``pairs=False`` leaves the repeated pairs to the caller (Spark finds them in
+    its buckets of queries, which hold every row of a pair): then the pass is a
+    plain scan, without grouping."""
     value = VALUE_COLUMNS[kind]
     number = f"CAST({value} AS DOUBLE)"
     if kind == "run":  # trec_eval sorts infinite scores like any other
@@ -144,12 +152,15 @@ def check_rows(db: Adapter, table: str, kind: str) -> None:
         f", SUM(CASE WHEN {where} THEN 1 ELSE 0 END) AS bad{i}"
         for i, (_, where, _) in enumerate(problems)
     )
-    rows, dup, *bad = db.sql(
-        "SELECT SUM(n), MIN(CASE WHEN n > 1 THEN CONCAT(qid, ', ', docno) END), "
-        f"SUM(bad0), SUM(bad1), SUM(bad2) FROM (SELECT CAST(qid AS STRING) AS qid, "
-        f"CAST(docno AS STRING) AS docno, COUNT(*) AS n{flags} "
-        f"FROM {table} AS t GROUP BY CAST(qid AS STRING), CAST(docno AS STRING)) AS pairs"
-    )[0]
+    if pairs:
+        rows, dup, *bad = db.sql(
+            "SELECT SUM(n), MIN(CASE WHEN n > 1 THEN CONCAT(qid, ', ', docno) END), "
+            f"SUM(bad0), SUM(bad1), SUM(bad2) FROM (SELECT CAST(qid AS STRING) AS qid, "
+            f"CAST(docno AS STRING) AS docno, COUNT(*) AS n{flags} "
+            f"FROM {table} AS t GROUP BY CAST(qid AS STRING), CAST(docno AS STRING)) AS pairs"
+        )[0]
+    else:
+        (rows, *bad), dup = db.sql(f"SELECT COUNT(*){flags} FROM {table} AS t")[0], None
     if not rows:
         raise EngineError(f"{kind} is empty: it needs at least one row")
     for (column, where, what), count in zip(problems, bad):
@@ -163,4 +174,4 @@ def check_rows(db: Adapter, table: str, kind: str) -> None:
                 f"{kind}: {column} {what} in {count} row(s), e.g. the row ({example})"
             )
     if dup is not None:
-        raise EngineError(f"{kind} lists ({dup}) more than once")
+        raise EngineError(repeat_message(kind, dup))

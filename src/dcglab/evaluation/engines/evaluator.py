@@ -98,16 +98,16 @@ def _refuse_trec_walk(m: Measure, c: Conventions, read: np.ndarray, gains: np.nd
     """Refuse trec_eval's ``ndcg.G=V,...`` under ``corrected=False`` where trec_eval's
     own walk of the ideal (:func:`dcglab.evaluation.batch.all_trec.ideal_gains`: grades
     truncated, negative grades unjudged, gains compared as integers) can differ
-    from the ideal sorted by gain, which the engines compute."""
+    from the ideal sorted by gain, which DuckDB computes."""
     trec_table = isinstance(m.gain, dict) and m.name.startswith(f"{m.family}_")
     if c.corrected or not (trec_table and m.record.normalised and m.k is None):
         return
     negative = c.negative_grades == "gain" and bool((read < 0).any())
     if negative or not (np.all(read == np.trunc(read)) and np.all(gains == np.trunc(gains))):
         raise ValueError(
-            f"the engines do not compute {m.name} on these grades: trec_eval orders its "
-            "ideal by gains truncated to integers; the default path computes it "
-            "(--engine python), or corrected=True gives the ideal sorted by gain"
+            f"engine 'duckdb' does not compute {m.name} on these grades: trec_eval orders "
+            "its ideal by gains truncated to integers; the default path and Spark compute "
+            "it (--engine python or spark), or corrected=True gives the ideal sorted by gain"
         )
 
 
@@ -119,9 +119,10 @@ def _refuse_missing(db: Adapter, qv: Opened, rv: Opened, qrels: str, run: str) -
         absent = qids.filter(~qids.is_in(rv.frame.get_column("qid").unique().implode()))
         qid = min(absent.to_list(), key=str.encode, default=None)
     else:
+        ids = "SELECT DISTINCT CAST(qid AS STRING) AS qid FROM {} AS t"
         (qid,) = db.sql(
-            f"SELECT MIN(CAST(qid AS STRING)) FROM {qrels} AS t "
-            f"WHERE CAST(qid AS STRING) NOT IN (SELECT CAST(qid AS STRING) FROM {run} AS u)"
+            f"SELECT MIN(q.qid) FROM ({ids.format(qrels)}) AS q "
+            f"LEFT JOIN ({ids.format(run)}) AS r ON q.qid = r.qid WHERE r.qid IS NULL"
         )[0]
     if qid is not None:
         raise ValueError(
@@ -159,10 +160,13 @@ def _discounts_table(db: Adapter, discount, depth: tuple[int | None, int | None]
 def checked(measures: Sequence[str], engine: str, c: Conventions) -> list[Measure]:
     """The measures parsed and checked for ``engine``, before any data is read:
     refused under conventions that cannot compute them (as on the default path),
-    and refused when the engines do not compute them
-    (:func:`dcglab.evaluation.engines.measures.refuse_others`)."""
+    and, on DuckDB, refused when it does not compute them
+    (:func:`dcglab.evaluation.engines.measures.refuse_others`); Spark computes
+    every measure the default path computes."""
     check_option("engine", engine, ENGINES)
     specs = measure_list(measures, c)
+    if engine == "spark":  # the default path's own evaluation, per bucket of queries
+        return specs
     refuse_others(measures, engine)
     variants = [m.name for m in specs if c.ir_measures and is_ir_name(m) and m.family in IR_OWN]
     if variants:
@@ -189,9 +193,12 @@ def evaluate(
     r"""Every query's measures, computed by a SQL engine where the data is.
 
     The same measures and conventions as :func:`dcglab.evaluation.batch.evaluate`, and the
-    same result type; the ranking, the join and the sums run in the engine
+    same result type. On DuckDB the ranking, the join and the sums run in SQL
     (:func:`dcglab.evaluation.engines.sql.statistics_sql`), and only one row
-    of statistics per query comes back to Python.
+    of statistics per query comes back to Python. On Spark each task evaluates
+    buckets of whole queries with the default path
+    (:meth:`dcglab.evaluation.engines.spark_adapter.SparkAdapter.bucketed`), and
+    one row of values per query comes back to the driver.
 
     Parameters
     ----------
@@ -204,9 +211,10 @@ def evaluate(
     measures : sequence of str
         As on the default path: trec_eval's names (``official``, ``map``,
         ``P.5,10``, ``ndcg_cut.10``, ``bpref``, ``ndcg.1=3,2=9`` ...) and
-        ir_measures' (``nDCG@10``, ``AP@100``, ``P(rel=2)@10`` ...); a family
-        the engines do not compute (:data:`~dcglab.evaluation.engines.measures.COMPUTED`)
-        is an error naming it.
+        ir_measures' (``nDCG@10``, ``AP@100``, ``P(rel=2)@10`` ...). Spark
+        computes every measure of the default path; on DuckDB a family it does
+        not compute (:data:`~dcglab.evaluation.engines.measures.COMPUTED`) is an
+        error naming it.
     engine : {"duckdb", "spark"}, default ``"duckdb"``
     connection : duckdb.DuckDBPyConnection, optional
         DuckDB connection to use; by default a new in-memory one (or the
@@ -240,12 +248,16 @@ def evaluate(
         when the engine is missing or the engine rejects the input.
     """
     c = Conventions.of(conventions, **options)
-    p = plan(checked(measures, engine, c), c)
+    specs = checked(measures, engine, c)
     db = ADAPTERS[engine](connection=connection, spark=spark, config=config)
     try:
         qv, rv, q, r = _tables(db, qrels, run, check)
         if c.missing == "error":
             _refuse_missing(db, qv, rv, q, r)
+        if engine == "spark":
+            repeats = (check and qv.frame is None, check and rv.frame is None)
+            return db.by_query(q, r, measures, c, (qv.origin, rv.origin), repeats)
+        p = plan(specs, c)
         grades = _grades(db, qv, rv, q, r, c.missing == "zero")
         if len(grades) == 0:
             raise ValueError(
@@ -278,8 +290,8 @@ def _tables(db: Any, qrels: Any, run: Any, check: bool) -> tuple:
     q, r = projected(db, qv.name, "qrels"), projected(db, rv.name, "run")
     if check:
         for table, kind, view in ((q, "qrels", qv), (r, "run", rv)):
-            if view.frame is None:
-                check_rows(db, table, kind)
+            if view.frame is None:  # Spark checks the pairs in its buckets (by_query)
+                check_rows(db, table, kind, pairs=db.dialect.name != "spark")
     return qv, rv, q, r
 
 

@@ -1,4 +1,4 @@
-r"""Which measures the engines compute, and each one's value from the SQL's statistics.
+r"""Which measures DuckDB computes, and each one's value from the SQL's statistics.
 
 The SQL (:func:`dcglab.evaluation.engines.sql.statistics_sql`) returns per
 query the counts and ordered sums named by :class:`~dcglab.evaluation.engines.sql.Stat`;
@@ -21,7 +21,8 @@ each 0 where its denominator is 0, and nDCG is DCG over IDCG under the
 evaluation's IDCG = 0 policy. Summaries over queries (means, sums, the
 geometric mean of ``gm_map``) are :class:`dcglab.evaluation.batch.result.BatchResult`'s.
 
-:data:`COMPUTED` lists the families the engines compute; a measure of any
+:data:`COMPUTED` lists the families DuckDB computes (Spark runs the default path
+and computes every family); a measure of any
 other family (one added to :data:`dcglab.evaluation.measure_families.FAMILIES`
 later too) is refused by :func:`plan` in one line naming it and the path that
 computes it.
@@ -81,7 +82,7 @@ its value from them (the formulas of the module docstring)."""
 KERNELS["gm_map"] = KERNELS["map_cut"] = KERNELS["map"]
 
 COMPUTED = (*KERNELS, "dcg", "ndcg", "ndcg_cut", "dcg_cut")
-"""The measure families both engines compute."""
+"""The measure families DuckDB computes (Spark computes every family of the default path)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def _gain_key(gain: object) -> object:
 
 
 def refuse_others(names: Sequence[str], engine: str) -> None:
-    """Raise, in one line, on the measures of ``names`` whose family the engines
+    """Raise, in one line, on the measures of ``names`` whose family DuckDB
     do not compute (:data:`COMPUTED`), naming them and the path that computes them."""
     other = [
         name

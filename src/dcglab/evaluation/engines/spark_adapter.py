@@ -4,16 +4,23 @@ cluster."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import sys
 import tempfile
 import warnings
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from dcglab.evaluation.batch.result import BatchResult
 from dcglab.evaluation.engines.adapter import EngineError
+from dcglab.evaluation.engines.buckets import evaluate_bucket, joined, schema
 from dcglab.evaluation.engines.sql import SPARK
+from dcglab.evaluation.options import Conventions
 
 SPARK_TYPES = {pl.String: "STRING", pl.Float64: "DOUBLE"}
 
@@ -62,6 +69,10 @@ def spark_session(
         "spark.default.parallelism": str(partitions),
         **(settings or {}),
     }
+    if master.startswith("local"):
+        # the Python workers evaluate the buckets: locally they run this Python, which has
+        # dcglab (pyspark reads the workers' Python from this variable, not from the conf)
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     if not quiet:
         builder = sql_mod.SparkSession.builder.master(master).appName("dcglab")
         for key, value in conf.items():
@@ -145,9 +156,85 @@ class SparkAdapter:
     def columns(self, name: str) -> dict[str, str]:
         return {f.name: f.dataType.simpleString() for f in self._session().table(name).schema}
 
+    def by_query(
+        self,
+        qrels: str,
+        run: str,
+        measures: Sequence[str],
+        c: Conventions,
+        origins: tuple[str, str],
+        repeats: tuple[bool, bool] = (True, True),
+    ) -> BatchResult:
+        """Every query evaluated by the default path, in buckets of queries
+        (:meth:`bucketed`); the driver collects one row per query
+        (:func:`dcglab.evaluation.engines.buckets.joined`)."""
+        from pyspark.errors import PySparkException
+
+        try:
+            with warnings.catch_warnings():  # pyspark warns that it does not know this pandas
+                warnings.simplefilter("ignore", FutureWarning)
+                table = self.bucketed(qrels, run, measures, c, origins, repeats).toArrow()
+        except PySparkException as exc:
+            raise EngineError(f"spark: {_last_line(exc)}") from exc
+        return joined(table, measures, c, origins)
+
+    def bucketed(
+        self,
+        qrels: str,
+        run: str,
+        measures: Sequence[str],
+        c: Conventions,
+        origins: tuple[str, str],
+        repeats: tuple[bool, bool] = (True, True),
+    ):
+        """The Spark DataFrame of the evaluation, not yet run: one row per query.
+
+        Both tables get a bucket number, ``pmod(hash(qid), n)`` with ``n`` Spark's
+        ``spark.sql.shuffle.partitions``, and are grouped by it together
+        (``cogroup``): one shuffle of each table, after which every row of a
+        query, run and qrels, is in one task. Each bucket, many queries, is
+        evaluated in a Python worker by the default path
+        (:func:`dcglab.evaluation.engines.buckets.evaluate_bucket`). ``repeats``
+        says whether to refuse a (qid, docno) pair listed twice in the qrels and
+        in the run (:func:`dcglab.evaluation.engines.adapter.check_rows`' rule).
+        """
+        from pyspark.sql import functions as F
+
+        session = self._session()
+        n = int(session.conf.get("spark.sql.shuffle.partitions"))
+        sides = []
+        for table, value in ((run, "score"), (qrels, "grade")):
+            frame = session.sql(
+                f"SELECT CAST(qid AS STRING) AS qid, CAST(docno AS STRING) AS docno, "
+                f"CAST({value} AS DOUBLE) AS {value} FROM {table} AS t"
+            )
+            sides.append(frame.withColumn("bucket", F.pmod(F.hash("qid"), F.lit(n))))
+        run_side, qrels_side = sides
+        task = partial(_bucket, measures=tuple(measures), c=c, origins=origins, repeats=repeats)
+        grouped = run_side.groupBy("bucket").cogroup(qrels_side.groupBy("bucket"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            return grouped.applyInArrow(task, schema(measures, c))
+
     def close(self) -> None:
         if self.session is not None:
             for name in self.views:
                 self.session.catalog.dropTempView(name)
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _bucket(run, qrels, *, measures, c, origins, repeats):
+    """One bucket's task: Spark passes the run's rows, then the qrels' (Arrow tables
+    with the bucket column), as ``cogroup`` groups them."""
+    return evaluate_bucket(qrels, run, measures, c, origins, repeats)
+
+
+def _last_line(exc: Exception) -> str:
+    """The line of a Spark error that says what went wrong: a Python worker's
+    exception (the last line of its traceback), else the first line."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    worker = [line for line in lines if re.match(r"^[A-Za-z_.]*(Error|Exception):", line)]
+    return worker[-1] if "Python worker" in lines[0] and worker else lines[0]

@@ -1,9 +1,13 @@
-r"""The batch evaluation written once as SQL, for every engine that runs it.
+r"""The batch evaluation written once as SQL: what DuckDB runs.
 
 :func:`statistics_sql` returns one query in the SQL that DuckDB and Spark SQL
 share (``ROW_NUMBER`` and running ``SUM`` windows, ``LEFT JOIN``, ``CASE``);
 the one construct they spell differently, a sum of doubles added in rank order,
-comes from the engine's :class:`Dialect`. It reads four tables:
+comes from a :class:`Dialect`. The DuckDB engine runs it; the Spark engine does
+not (it runs the default path itself in buckets of queries,
+:mod:`dcglab.evaluation.engines.buckets`), and :data:`SPARK` only spells the
+same query in Spark SQL (:func:`dcglab.evaluation.engines.evaluation_sql`). It
+reads four tables:
 
 ``run(qid, docno, score)``, ``qrels(qid, docno, grade)``,
 ``levels(grade, pooled, gain_0, ..., rel_0, ...)``, ``discounts(rnk, mul, div)``
@@ -96,8 +100,9 @@ DUCKDB = Dialect("duckdb", lambda term: term, _duckdb_upto)
 """DuckDB: each query's terms as one list in rank order, added by ``list_reduce``
 (DuckDB's window sums combine partial sums in a tree, in another order)."""
 SPARK = Dialect("spark", _spark_running, _spark_upto)
-"""Spark: a running window sum, read at the cutoff's rank (``max_by``): the terms
-are collected into no array and sorted once, with the ranking."""
+"""Spark SQL: a running window sum, read at the cutoff's rank (``max_by``): the terms
+are collected into no array and sorted once, with the ranking. (The Spark engine
+does not run this query: see the module docstring.)"""
 
 
 class Stat(NamedTuple):

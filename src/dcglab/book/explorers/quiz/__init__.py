@@ -27,6 +27,8 @@ Expression kinds (``m``), each a call of one library function:
 ``ndcg``              :func:`dcglab.ndcg` (``judged`` may be ``None``), IDCG = 0 scores 0
 ``ap``, ``rbp``       :func:`dcglab.formulas.usermodels.average_precision`,
 :func:`~dcglab.formulas.usermodels.rbp`
+``err``               :func:`dcglab.formulas.usermodels.err` (``grades``, ``max_grade``,
+                      3 if absent)
 ``mean_ndcg``         :func:`dcglab.mean_ndcg` with a ``policy`` for IDCG = 0
 ``swap``              entry ``(i, j)`` of :func:`dcglab.formulas.ltr.swap_deltas`
 ``compare``           choice index: 0 if ``a`` > ``b``, 1 if ``a`` < ``b``, 2 if they tie

@@ -14,7 +14,7 @@ from typing import Any
 from dcglab.formulas.discounts import Discount
 from dcglab.formulas.ltr import swap_deltas
 from dcglab.formulas.measures import cg, dcg, idcg, mean_ndcg, ndcg
-from dcglab.formulas.usermodels import average_precision, rbp
+from dcglab.formulas.usermodels import average_precision, err, rbp
 
 Expr = dict[str, Any]
 
@@ -118,6 +118,7 @@ OPERATIONS: dict[str, Callable[[Expr], float | int]] = {
     "ndcg": _ndcg,
     "ap": lambda x: average_precision(x["grades"], judged=x["judged"]),
     "rbp": lambda x: rbp(x["grades"], x["p"]),
+    "err": lambda x: err(x["grades"], x.get("max_grade", 3)),
     "mean_ndcg": _mean_ndcg,
     "swap": _swap,
     "compare": lambda x: _side(evaluate_expression(x["a"]), evaluate_expression(x["b"])),
