@@ -83,8 +83,8 @@ export default explorer({
     const differ = ks.filter((_, i) => new Set(wins.map((w) => w[i])).size > 1);
     out.append(para(differ.length
       ? `The rule for IDCG = 0 changes the winner at k = ${differ.join(", ")}.`
-      : "Under each of the three IDCG = 0 rules the same system wins at every k: "
-        + "the rule moves both means alike (it scores 0, scores 1 or drops the same empty query for both)."));
+      : "At each k the three IDCG = 0 rules pick the same winner: "
+        + "a rule moves both means alike (it scores 0, scores 1 or drops the same empty query for both)."));
     const q = queryOf(s);
     const per = (sys) => s[sys].map((g, i) => {
       const v = ndcgAt(g, s.judged[i], s.k, "linear", LOG2);

@@ -51,8 +51,10 @@ function differenceBars(s, r, ctx) {
     // the handle: a thick line at the bar's end
     add("line", { x1: X(i) - bw / 2 - 3, x2: X(i) + bw / 2 + 3, y1: Y(v), y2: Y(v),
                   style: "stroke: var(--dcglab-fg); stroke-width: 3; pointer-events: none" });
+    // a halo in the background colour keeps the value readable where it crosses the mean line
     add("text", { x: X(i), y: v >= 0 ? Y(v) - 6 : Y(v) + 15, "text-anchor": "middle", "font-size": 11,
-                  style: "pointer-events: none" }, fmtSigned(v / 100, 2));
+                  style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
+        fmtSigned(v / 100, 2));
     add("text", { x: X(i), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(i + 1));
     const hit = add("rect", {
       class: "dcglab-drag", x: X(i) - pitch / 2 + 1, y: m.t, width: pitch - 2, height: H - m.t - m.b,

@@ -177,12 +177,17 @@ export default explorer({
     // both axes to the largest difference, in steps of 0.25 (up to 1)
     const lim = Math.min(1, Math.max(0.25, Math.ceil(4 * Math.max(...dx.map(Math.abs), ...dy.map(Math.abs)) - 1e-9) / 4));
     const total = (g) => g.counts.reduce((a, b) => a + b, 0);
+    // pad each axis by the largest circle's radius, so no circle reaches the axes or their labels
+    // (the plot is 400 − 68 px wide and 250 − 74 px tall inside its margins)
+    const H = 250, rmax = Math.max(3, ...same.sizes, ...flip.sizes);
+    const padFor = (inner) => Math.max(0.05, (2 * rmax * lim) / (inner - 2 * rmax));
+    const px = padFor(400 - 68), py = padFor(H - 74);
     row.append(chart([
       { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
       { ...flip, points: true, color: "c1", label: `flipped (${total(flip)} queries)`, open: flip.xs.map(() => true) },
     ], { title: `BM25 − TF-IDF per query at k = ${s.k}`, xlabel: `${s.gain} gain`,
-         ylabel: `${s.versus} gain`, xmin: -lim - 0.05, xmax: lim + 0.05, ymin: -lim - 0.05, ymax: lim + 0.05,
-         xticks: [-lim, 0, lim], zero: true, width: 400, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
+         ylabel: `${s.versus} gain`, xmin: -lim - px, xmax: lim + px, ymin: -lim - py, ymax: lim + py,
+         xticks: [-lim, 0, lim], zero: true, width: 400, height: H, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
     out.append(row);
     out.append(para("In the scatter, queries at one place share a circle: its area grows with their number, "
       + "written inside from 3 on; point at it for the queries."));

@@ -12,7 +12,7 @@ export default explorer({
   ranking: (s, r) => ({
     rows: [
       { key: "system", title: "Graded: each bar is a document's grade", grades: s.grades, list: "grades" },
-      { key: "binary", kind: "ideal", title: "Binary: every grade above 0 counts 1", grades: relevant(s.grades) },
+      { key: "binary", kind: "binary", title: "Binary: every grade above 0 counts 1", grades: relevant(s.grades) },
     ],
     gain: "linear", discount: null, k: s.k,
     totals: [{ row: "system", label: `CG@${s.k} graded` }, { row: "binary", label: `CG@${s.k} binary` }],
@@ -25,8 +25,8 @@ export default explorer({
     choices: UP_DOWN,
     apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, Math.min(2, s.k - 1)) }),
     answer: (a, b) => direction(a, b, "cg"),
-    why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmt(a.cg, 0)} `
-      + `to ${fmt(b.cg, 0)}. DCG@${s.k}, which discounts by rank, went from ${fmt(a.dcg)} to ${fmt(b.dcg)}.`,
+    why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmt(a.cg)} `
+      + `to ${fmt(b.cg)}. DCG@${s.k}, which discounts by rank, went from ${fmt(a.dcg)} to ${fmt(b.dcg)}.`,
   },
   draw() {},
   readouts: (s, r) => [

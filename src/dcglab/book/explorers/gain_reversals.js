@@ -159,7 +159,7 @@ export default explorer({
     out.append(chart([
       { xs: CURVE_AS, ys: curveOver(s), label: "reversed pairs (%)", markers: true },
       { xs: [s.a], ys: [100 * r.share], color: "c1", points: true, big: true, label: "current a" },
-    ], { title: "Reversed pairs (%) against the gain base a", xlabel: "a in aʳᵉˡ − 1", xticks: [1.1, 2, 3, 4, 6, 10],
+    ], { title: "Reversed pairs (%) by gain base a", xlabel: "a in aʳᵉˡ − 1", xticks: [1.1, 2, 3, 4, 6, 10],
          ymin: 0 }));
   },
   readouts: (s, r) => [

@@ -62,8 +62,20 @@ export default explorer({
     choices: UP_DOWN,
     apply: (s) => Object.assign(s, { n_missing: Math.min(s.n_missing + 1, s.missing.length) }),
     answer: (a, b) => direction(a, b, "qrels_cut"),
-    why: (a, b) => `It went from ${fmtNdcg(a.qrels_cut)} to ${fmtNdcg(b.qrels_cut)}: the ideal may now hold a document `
-      + `the run never returned. The ideal from the retrieved items cannot see it (${fmtNdcg(a.retrieved)} → ${fmtNdcg(b.retrieved)}).`,
+    why: (a, b, s1, s0) => {
+      if (s1.n_missing === s0.n_missing) return `Every missed document is already in, so nothing changed (${fmtNdcg(b.qrels_cut)}).`;
+      const g = s1.missing[s1.n_missing - 1];
+      const top = idealOrder(judgedOf(s0), "linear").slice(0, s0.k).join(", ");
+      const uncut = `The uncut nDCG, whose ideal holds every judged document, went from ${fmtNdcg(a.qrels_full)} `
+        + `to ${fmtNdcg(b.qrels_full)}.`;
+      if (fmtNdcg(a.qrels_cut) === fmtNdcg(b.qrels_cut)) {
+        return `It stayed at ${fmtNdcg(b.qrels_cut)}: the top ${s0.k} judged grades were already ${top}, `
+          + `so a new grade ${g} does not enter IDCG@${s0.k}. ${uncut}`;
+      }
+      return `It went from ${fmtNdcg(a.qrels_cut)} to ${fmtNdcg(b.qrels_cut)}: the new grade ${g} enters the top ${s0.k} `
+        + `judged grades (${top} before), so IDCG@${s0.k} grows. The ideal from the retrieved items cannot see it `
+        + `(${fmtNdcg(a.retrieved)} → ${fmtNdcg(b.retrieved)}).`;
+    },
   },
   draw(out, s, r) {
     out.append(table(["ideal built from", "nDCG", "as in"], [

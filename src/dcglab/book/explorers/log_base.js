@@ -6,6 +6,17 @@ function atBase(s, kind, b) {
 
 const BASES = Array.from({ length: 38 }, (_, i) => 1.5 + 0.5 * i);
 
+// The curves over every base depend on the grades, the gain and k, not on the base shown:
+// moving the base only redraws them.
+let sweep = { key: null };
+function overBases(s) {
+  const key = JSON.stringify([s.grades, s.gain, s.k]);
+  if (sweep.key !== key) {
+    sweep = { key, log: BASES.map((b) => atBase(s, "log", b)), jk: BASES.map((b) => atBase(s, "jk", b)) };
+  }
+  return sweep;
+}
+
 export default explorer({
   name: "log_base",
   title: "Which logarithm? Move the base b",
@@ -49,7 +60,7 @@ export default explorer({
   },
   draw(out, s) {
     const row = node("div", { class: "dcglab-charts" });
-    const log = BASES.map((b) => atBase(s, "log", b)), jk = BASES.map((b) => atBase(s, "jk", b));
+    const { log, jk } = overBases(s);
     const at = (cs, key) => cs.map((c) => c[key][s.k - 1]);
     row.append(chart([
       { xs: BASES, ys: at(log, "dcg"), label: "DCG, log form", color: "c0" },

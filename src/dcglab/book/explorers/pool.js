@@ -32,7 +32,7 @@ export default explorer({
       { xs: runs.map((r) => r.full), ys: runs.map((r) => r.pool), points: true, color: "c0",
         open: runs.map((_, i) => !inPool(i)), label: "runs (filled: in the pool)",
         titles: runs.map((r, i) => `${s.data.names[i]}: ${fmt(r.full)} → ${fmt(r.pool)}`) },
-    ], { title: `nDCG@${k}: pooled (vertical) against complete judgments`, xlabel: "complete judgments",
+    ], { title: `nDCG@${k}: pooled (y), complete (x)`, xlabel: "complete judgments",
          xmin: 0, xmax: Math.min(1, top * 1.1), ymin: 0, ymax: Math.min(1, top * 1.1),
          xticks: [0, 0.25, 0.5, 0.75, 1].filter((x) => x <= Math.min(1, top * 1.1)) }));
     // the columns the lesson compares come first: on a phone the rest scroll sideways

@@ -99,15 +99,19 @@ function chartTip(svg, tip, frame) {
   svg.append(area);
 }
 
-// Where the tip's guide, box and lines of text go for the numbers at x.
-function tipPlace(tip, x, { X, W, m }) {
+// Where the tip's guide, box and lines of text go for the numbers at x: beside the guide,
+// at the top of the plot or at its bottom, whichever covers fewer of the lines' points.
+function tipPlace(tip, x, { X, W, H, m, pts = [] }) {
   const lines = tip.lines(x);
-  const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x);
+  const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x), h = 8 + 15 * lines.length;
   const left = Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8);
+  const covered = (top) => pts.filter(([a, b]) => a >= left && a <= left + w && b >= top && b <= top + h).length;
+  const low = H - m.b - h - 2;
+  const top = low > m.t && covered(low) < covered(m.t) ? low : m.t;
   return {
     px,
-    box: { x: left, y: m.t, width: w, height: 8 + 15 * lines.length },
-    rows: lines.map((text, i) => ({ x: left + 6, y: m.t + 16 + 15 * i, text })),
+    box: { x: left, y: top, width: w, height: h },
+    rows: lines.map((text, i) => ({ x: left + 6, y: top + 16 + 15 * i, text })),
   };
 }
 
@@ -194,6 +198,8 @@ export function chart(series, opts) {
     add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis", "stroke-dasharray": "2,2" });
   for (const ref of opts.refs || [])
     add("line", { x1: m.l, y1: Y(ref), x2: W - m.r, y2: Y(ref), style: "stroke: var(--dcglab-marker); stroke-width: 1.5; stroke-dasharray: 6,3" });
+  // counts written inside circles go on top of every series' points
+  const counts = [];
   series.forEach((s, j) => {
     const color = paint(s, j);
     if (s.kind === "bar") {
@@ -262,8 +268,8 @@ export function chart(series, opts) {
                                     style: s.open && s.open[i] ? ring : `fill: ${color}` });
           c.append(svgNode("title", {}, s.titles[i]));
           if (s.counts && s.counts[i] > 1 && r >= 7)
-            add("text", { x: X(x), y: Y(s.ys[i]) + 4, "text-anchor": "middle", "font-size": 11,
-                          style: "pointer-events: none" }, String(s.counts[i]));
+            counts.push({ attrs: { x: X(x), y: Y(s.ys[i]) + 4, "text-anchor": "middle", "font-size": 11,
+                                   style: "pointer-events: none" }, text: String(s.counts[i]) });
         });
       else if (s.markers || s.points) {
         // points without a tooltip: one path of circles per style (filled or open), so
@@ -280,7 +286,13 @@ export function chart(series, opts) {
       }
     }
   });
-  if (opts.tip) chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax });
+  for (const c of counts) add("text", c.attrs, c.text);
+  if (opts.tip) {
+    // the lines' points in pixels, which the tip's box avoids where it can
+    const pts = series.filter((s) => s.kind !== "marker" && s.kind !== "bar")
+      .flatMap((s) => s.xs.flatMap((x, i) => (s.ys[i] === null || s.ys[i] === undefined ? [] : [[X(x), Y(s.ys[i])]])));
+    chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax, pts });
+  }
   const fig = node("figure", { class: "dcglab-figure" });
   fig.append(svg);
   const legend = node("ul", { class: "dcglab-legend", "aria-hidden": "true" });

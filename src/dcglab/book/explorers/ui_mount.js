@@ -234,6 +234,14 @@ export function mount(model, el, spec) {
         picture.setAttribute("aria-label", `${spec.title}: the picture (scrolls)`);
       } else ["tabindex", "role", "aria-label"].forEach((a) => picture.removeAttribute(a));
     }).observe(picture);
+    // the page's own sticky header (the book theme's, if any) stays above the picture
+    const header = document.querySelector(".bd-header-article");
+    if (header) {
+      new ResizeObserver(() => {
+        const sticky = getComputedStyle(header).position === "sticky";
+        root.style.setProperty("--dcglab-top", `${sticky ? Math.ceil(header.getBoundingClientRect().height) : 0}px`);
+      }).observe(header);
+    }
   }
   // the width charts are drawn for, kept current by a ResizeObserver (no layout read per step)
   let width = Math.max(280, root.clientWidth - 24 || 420);

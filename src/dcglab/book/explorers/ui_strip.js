@@ -277,7 +277,7 @@ function rankView(spec, ctx) {
         if (r.ids) r.ids = r.all.map((_, i) => i);
         r.drawn = undefined;
         // another ranking, not a change of this one: no ghosts, no animation from the old bars
-        for (const c of r.all || []) c.fillPx = c.barPx = null;
+        for (const c of r.all || []) { c.fillPx = c.barPx = null; c.dg = undefined; }
       }
       setText(r.title, row.title);
       fills[row.key] = drawRow(r, row, v, w);
@@ -361,13 +361,15 @@ function rankView(spec, ctx) {
       if (c.card.className !== cls) c.card.className = cls;
       if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
       if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
-      const still = quiet || c.fillPx === null || Math.abs(c.fillPx - fillPx) < 0.5;
-      if (!still) setStyle(c.ghost, "bottom", `${c.fillPx}px`);
+      // a ghost only where the value changed, at the old value on the current scale
+      const still = quiet || c.dg === undefined || Math.abs(c.dg - dg) * scale < 0.5;
+      if (!still) setStyle(c.ghost, "bottom", `${c.dg * scale}px`);
       if (c.ghost.hidden !== still) c.ghost.hidden = still;
       setStyle(c.bar, "height", `${barPx}px`);
       setStyle(c.fill, "height", `${fillPx}px`);
       c.barPx = barPx;
       c.fillPx = fillPx;
+      c.dg = dg;
       const gl = rowGain === "linear" ? "" : ` → ${gainLabel(g[i], rowGain)}`;
       setText(c.grade, `${g[i]}${gl}`);
       setText(c.rank, row.unranked ? `d${i + 1}` : `#${i + 1}`);
@@ -427,13 +429,16 @@ function rankView(spec, ctx) {
         if (i < parts.length) setStyle(seg, "height", `${parts[i] * scale}px`);
       });
       const px = sums[j] * scale;
-      if (e.px !== null && Math.abs(e.px - px) > 0.5 && !ctx.jump && !switched) {
-        animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
+      const moved = e.px !== null && !ctx.jump && !switched;
+      if (moved && Math.abs(e.px - px) > 0.5) animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
+      // a ghost only where the sum changed (not where the scale did), at the old sum on the current scale
+      if (moved && Math.abs(e.sum - sums[j]) * scale > 0.5) {
         e.ghost.hidden = false;
-        setStyle(e.ghost, "bottom", `${e.px}px`);
+        setStyle(e.ghost, "bottom", `${e.sum * scale}px`);
       } else if (!e.ghost.hidden) e.ghost.hidden = true;
       setStyle(e.stack, "height", `${px}px`);
       e.px = px;
+      e.sum = sums[j];
       setText(e.label, t.label);
       setText(e.value, fmt(sums[j]));
       const cls = `dcglab-total dcglab-total-${kinds[t.row]}`;

@@ -67,7 +67,7 @@ export default explorer({
       const value = key === "ndcg" ? fmtNdcg(r.ndcg) : fmt(r[key]);
       const series = [{ kind: "bar", xs, ys: parts[key], color: "c0", label: `${name}: ${formula}`, cls: "dcglab-now",
                         ...(pin ? { share: 0.4, shift: 0.2 } : {}) }];
-      let title = `${name} = ${value}: the bars add up to it`;
+      let title = `${name} = ${value}, the bars' sum`;
       if (pin) {
         series.unshift({ kind: "bar", xs, ys: pin.parts[key], color: "muted", hollow: true, share: 0.4, shift: -0.2,
                          label: "pinned", cls: "dcglab-pinned" });
