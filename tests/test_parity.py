@@ -266,7 +266,7 @@ def test_a_measure_the_engines_lack_is_one_line_naming_engine_and_measure(
     ours, _ = run_path(engine, case)
     assert ours.status == 2 and ours.stdout == ""
     (line,) = ours.stderr.splitlines()
-    assert f"engine {engine!r} does not compute fake_measure: only the default path" in line
+    assert f"engine {engine!r} does not compute fake_measure: the default path does" in line
 
 
 def test_dcglab_python_m_with_spark_keeps_the_jvm_off_stderr(files, spark, trec_eval_binary):

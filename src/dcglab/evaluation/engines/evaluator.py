@@ -172,7 +172,7 @@ def checked(measures: Sequence[str], engine: str, c: Conventions) -> list[Measur
     if variants:
         raise ValueError(
             f"engine {engine!r} does not compute ir_measures' own variants of "
-            f"{', '.join(variants)} (ir_measures=True); only the default path does"
+            f"{', '.join(variants)} (ir_measures=True); the default path and Spark do"
         )
     return specs
 

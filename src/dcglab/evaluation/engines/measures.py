@@ -113,7 +113,7 @@ def _gain_key(gain: object) -> object:
 
 def refuse_others(names: Sequence[str], engine: str) -> None:
     """Raise, in one line, on the measures of ``names`` whose family DuckDB
-    do not compute (:data:`COMPUTED`), naming them and the path that computes them."""
+    does not compute (:data:`COMPUTED`), naming them and the paths that compute them."""
     other = [
         name
         for name in dict.fromkeys(names)
@@ -125,8 +125,9 @@ def refuse_others(names: Sequence[str], engine: str) -> None:
     ]
     if other:
         raise ValueError(
-            f"engine {engine!r} does not compute {', '.join(other)}: only the default path "
-            "does (dcglab.evaluation.batch.evaluate; the command line without --engine)"
+            f"engine {engine!r} does not compute {', '.join(other)}: the default path does "
+            "(the command line without --engine; dcglab.evaluation.batch.evaluate), and so "
+            "does --engine spark"
         )
 
 
