@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+import first_paint  # noqa: E402
 import site_server  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -113,21 +113,6 @@ def explorer_usable(url: str) -> float:
     return seconds
 
 
-HEAD_ASSET = re.compile(r'<link\b[^>]*rel="stylesheet"[^>]*>|<script\b[^>]*\bsrc="[^"]*"[^>]*>')
-
-
-def blocking_paths(html: str) -> list[str]:
-    """The paths (relative to the page) of what a page's ``<head>`` makes the browser
-    fetch before it paints: stylesheets, and scripts without defer, async or module."""
-    head = html[: html.find("</head>")]
-    out = []
-    for tag in HEAD_ASSET.findall(head):
-        if tag.startswith("<script") and re.search(r'\b(defer|async)\b|type="module"', tag):
-            continue
-        out.append(re.search(r'(?:href|src)="([^"?#]+)', tag).group(1))
-    return out
-
-
 def row(report: dict, html: str) -> dict:
     """The figures of one page from its Lighthouse report (and its HTML, for what
     blocks the first paint)."""
@@ -135,7 +120,7 @@ def row(report: dict, html: str) -> dict:
     requests = audits["network-requests"]["details"]["items"]
     page_url = report["finalDisplayedUrl"]
     size = {r["url"].split("?")[0]: r.get("transferSize", 0) for r in requests}
-    blocking = [urljoin(page_url, path) for path in blocking_paths(html)]
+    blocking = [urljoin(page_url, path) for path in first_paint.blocking_paths(html)]
     out = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
     out.update(
         fcp=audits["first-contentful-paint"]["numericValue"] / 1000,

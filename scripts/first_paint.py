@@ -37,6 +37,20 @@ FONT_FACE = re.compile(r"@font-face\s*\{[^{}]*\}")
 CONTENT = re.compile(r'content:\s*"((?:[^"\\]|\\.)*)"')
 ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?")
 BUNDLE_FOLDER = "_static/styles"
+HEAD_ASSET = re.compile(r'<link\b[^>]*rel="stylesheet"[^>]*>|<script\b[^>]*\bsrc="[^"]*"[^>]*>')
+NOT_BLOCKING = re.compile(r'\b(defer|async)\b|type="module"')
+
+
+def blocking_paths(page: str) -> list[str]:
+    """The URLs (as written, without query or fragment) of what a page's ``<head>``
+    makes the browser fetch before it paints: its stylesheets, and its scripts without
+    ``defer``, ``async`` or ``type="module"``."""
+    out = []
+    for tag in HEAD_ASSET.findall(page[: page.index("</head>")]):
+        if tag.startswith("<script") and NOT_BLOCKING.search(tag):
+            continue
+        out.append(re.search(r'(?:href|src)="([^"?#]+)', tag).group(1))
+    return out
 
 
 def inline_options(page: str, site: Path, page_path: Path) -> str:

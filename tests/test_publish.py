@@ -44,6 +44,7 @@ from sitekit import CHAPTERS, EXPLORER_PAGES, PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+import first_paint  # noqa: E402
 import site_server  # noqa: E402
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
@@ -286,20 +287,14 @@ def test_a_downloaded_notebook_leaves_out_the_hidden_cells(site_dir, rel):
 
 # --- bytes ------------------------------------------------------------------------------
 
-HEAD_ASSET = re.compile(r'<link\b[^>]*rel="stylesheet"[^>]*>|<script\b[^>]*\bsrc="[^"]*"[^>]*>')
-
 
 def render_blocking(site_dir: Path, rel: str) -> int:
     """Transfer bytes of what the page's ``<head>`` makes the browser fetch before it
-    paints: its stylesheets and its scripts without ``defer``, ``async`` or module."""
-    text = (site_dir / rel).read_text()
-    total = 0
-    for tag in HEAD_ASSET.findall(text[: text.index("</head>")]):
-        if tag.startswith("<script") and re.search(r'\b(defer|async)\b|type="module"', tag):
-            continue
-        url = re.search(r'(?:href|src)="([^"?#]+)', tag).group(1)
-        total += transfer_size((site_dir / rel).parent / url)
-    return total
+    paints (:func:`first_paint.blocking_paths`)."""
+    page = site_dir / rel
+    return sum(
+        transfer_size(page.parent / url) for url in first_paint.blocking_paths(page.read_text())
+    )
 
 
 @pytest.mark.parametrize("rel", CHAPTERS)

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["HelpFormatter", "OneLineParser", "argument_type", "positive_int"]
+__all__ = ["HelpFormatter", "OneLineParser", "argument_type", "non_negative_int", "positive_int"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -38,6 +38,7 @@ def argument_type(
 
 
 positive_int = argument_type(int, lambda v: v >= 1, "an integer >= 1", "an integer >= 1")
+non_negative_int = argument_type(int, lambda v: v >= 0, "an integer >= 0", "an integer >= 0")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):

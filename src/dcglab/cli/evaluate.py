@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from dcglab import __version__
-from dcglab.cli.common import HelpFormatter, OneLineParser, argument_type
+from dcglab.cli.common import HelpFormatter, OneLineParser, non_negative_int
 from dcglab.evaluation.batch.output import render
 from dcglab.evaluation.engines.measures import COMPUTED
 from dcglab.evaluation.measure_families import FAMILIES
@@ -268,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-N",
         "--Number_docs_in_coll",
-        type=_whole,
+        type=non_negative_int,
         default=0,
         metavar="N",
         help="the collection size, read only by utility's fourth weight (trec_eval -N); see below",
@@ -299,9 +299,6 @@ class _Refused(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         parser.error(f"{option_string} ({self.dest}) is trec_eval's; dcglab does not offer it")
-
-
-_whole = argument_type(int, lambda v: v >= 0, "an integer >= 0", "an integer >= 0")
 
 
 def option(p: argparse.ArgumentParser, name: str, *more: str, **kwargs: str) -> None:
