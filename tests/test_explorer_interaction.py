@@ -12,7 +12,9 @@
   both systems under all three IDCG = 0 rules, and on a phone the per-query table fits.
 * Predict, then reveal: every explorer that asks for a prediction reveals nothing
   before a choice, then a verdict (✓ or ✗) whose right answer is dcglab's. The verdict
-  goes as soon as the explorer shows another state (a move, a preset).
+  goes as soon as the explorer shows another state (a move, a preset). The question is
+  about the state shown (the reader's own, or one loaded from a link, where it fits; else
+  a button restarts the worked example), and "Back to your ranking" undoes a choice's move.
 * URL state: ``#dcglab.<name>=<JSON>`` loads a state, at load and when a link in the
   page is followed (the explorer scrolls into view and says so); the explorer's own
   "Link to this state" reproduces its state; a malformed state in the address is ignored.
@@ -330,11 +332,71 @@ def test_a_reveal_never_describes_a_state_no_longer_shown(page, site_dir):
     text = verdict.text_content()
     assert not text.startswith(("✓", "✗")), text
     assert verdict.get_attribute("data-verdict") == "stale"
-    # a choice pressed again answers again, from the starting state
+    # a choice pressed again answers again, about the state now shown
     root.locator(".dcglab-predict button").nth(1).click()
     assert verdict.text_content().startswith(("✓ Right.", "✗ Not quite: "))
     root.locator(".dcglab-presets button").last.click()  # a preset: another state
     assert not verdict.text_content().startswith(("✓", "✗"))
+    assert page.console_errors == []
+
+
+def test_a_choice_asks_about_the_state_shown_and_can_be_undone(page, site_dir):
+    """A prediction never discards the reader's state unannounced. After the reader's own
+    change the question is about the state shown and a choice makes its move there;
+    "Back to your ranking" undoes that in one step. A state loaded from a link gets its
+    own question too. Where the question does not fit (chapter 10's choosing k after a
+    card moved), the choices wait behind a button that says it restarts the example."""
+    root = ndcg_root(page)
+    root.locator("button.dcglab-card").nth(2).focus()
+    page.keyboard.press("1")
+    mine = state_of(root)
+    question = root.locator(".dcglab-predict-q").text_content()
+    assert f"the grade-{mine['grades'][2]} document at rank 3" in question, question
+    root.locator(".dcglab-predict-choices button").nth(0).click()
+    assert state_of(root) == {**mine, "grades": moved(mine["grades"], 2, 1)}
+    assert root.locator(".dcglab-predict-verdict").text_content().startswith(("✓", "✗"))
+    assert_matches_python(root)
+    back = root.locator("button.dcglab-back")
+    assert back.text_content() == "Back to your ranking"
+    back.click()
+    assert state_of(root) == mine
+    assert not back.is_visible()
+    assert root.locator(".dcglab-predict-verdict").text_content() == ""
+    # a state from a link: the question names its cutoff, a choice moves its cards
+    loaded = {"grades": [2, 0, 3, 1, 0, 0], "k": 4}
+    page.goto(
+        page.base_url
+        + "chapters/01_cumulative_gain.html#dcglab.cumulative_gain="
+        + quote(json.dumps(loaded))
+    )
+    page.wait_for_load_state("networkidle")
+    root = [
+        r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "cumulative_gain"
+    ][0]
+    page.wait_for_function(
+        "e => JSON.parse(e.getAttribute('data-state')).k === 4", arg=root.element_handle()
+    )
+    assert "Does CG@4 go up" in root.locator(".dcglab-predict-q").text_content()
+    root.locator(".dcglab-predict-choices button").nth(0).click()
+    assert state_of(root) == {"grades": [3, 0, 2, 1, 0, 0], "k": 4}
+    root.locator("button.dcglab-back").click()
+    assert state_of(root) == loaded
+    # chapter 10: the question is the worked example's; a button restarts it, with an undo
+    open_page(page, "chapters/10_practice.html")
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "choose_k"][0]
+    start = state_of(root)
+    root.locator("button.dcglab-card").nth(0).focus()
+    page.keyboard.press("Shift+ArrowRight")
+    mine = state_of(root)
+    assert not root.locator(".dcglab-predict-choices").is_visible()
+    restart = root.locator("button.dcglab-restart")
+    assert "restarts the example" in restart.text_content()
+    restart.click()
+    assert state_of(root) == start
+    root.locator(".dcglab-predict-choices button").nth(0).click()
+    assert root.locator(".dcglab-predict-verdict").text_content().startswith(("✓", "✗"))
+    root.locator("button.dcglab-back").click()
+    assert state_of(root) == mine
     assert page.console_errors == []
 
 

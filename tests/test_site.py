@@ -105,6 +105,20 @@ def _set(control, value: str) -> None:
     )
 
 
+def _signed(v: float) -> str:
+    """A signed change, three decimals, a true minus sign: +0.076, −0.151, 0.000."""
+    r = round(v, 3)
+    return ("+" if r > 0 else "−" if r < 0 else "") + f"{abs(r):.3f}"
+
+
+READOUT_FORMATS = {
+    ("gain_reversals", "share"): lambda v: f"{100 * v:.1f}%",
+    ("paired_test", "mean"): _signed,
+}
+"""Readouts of a quantity with a format of its own (a share in per cent, a signed mean
+difference); every other score has three decimals. The value is dcglab's either way."""
+
+
 def _check_against_python(root) -> dict:
     """The explorer's shown results equal dcglab's for the state it reports."""
     from dcglab.book.explorers import REGISTRY
@@ -125,6 +139,8 @@ def _check_against_python(root) -> dict:
         text = out.inner_text()
         if value is None:
             assert text.startswith("undefined"), (name, key, text)
+        elif (name, key) in READOUT_FORMATS:
+            assert text == READOUT_FORMATS[name, key](value), (name, key, text)
         elif isinstance(value, int):  # counts are grouped by thousands: 16,110
             assert text == f"{value:,}", (name, key, text)
         else:

@@ -40,8 +40,21 @@ function differenceBars(s, r, ctx) {
     add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100, 2));
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
   add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis" });
-  add("line", { x1: m.l, y1: Y(100 * r.mean), x2: W - m.r, y2: Y(100 * r.mean),
-                style: "stroke: var(--dcglab-fg); stroke-width: 1.5; stroke-dasharray: 5,3" });
+  // the mean line, broken where a value label would sit on it
+  const my = Y(100 * r.mean);
+  const gaps = s.deltas.slice(0, n).map((v, i) => [v, i]).filter(([v]) => {
+    const ty = v >= 0 ? Y(v) - 6 : Y(v) + 15;
+    return my > ty - 10 && my < ty + 3;
+  }).map(([, i]) => [X(i) - 16, X(i) + 16]);
+  let from = m.l, meanPath = "";
+  for (const [a, b] of gaps) {
+    if (a > from) meanPath += `M${from.toFixed(1)},${my.toFixed(1)}H${a.toFixed(1)}`;
+    from = Math.max(from, b);
+  }
+  if (W - m.r > from) meanPath += `M${from.toFixed(1)},${my.toFixed(1)}H${(W - m.r).toFixed(1)}`;
+  add("path", { d: meanPath || "M0,0", style: "fill: none; stroke: var(--dcglab-fg); stroke-width: 1.5; stroke-dasharray: 5,3" });
+  // the bars' hit areas under the bars and labels: a pointed column's tint never covers a value
+  const hits = add("g", {});
   add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "query (drag a bar)");
   const bw = Math.min(36, pitch * 0.6);
   s.deltas.slice(0, n).forEach((v, i) => {
@@ -56,12 +69,13 @@ function differenceBars(s, r, ctx) {
                   style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
         fmtSigned(v / 100, 2));
     add("text", { x: X(i), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(i + 1));
-    const hit = add("rect", {
+    const hit = svgNode("rect", {
       class: "dcglab-drag", x: X(i) - pitch / 2 + 1, y: m.t, width: pitch - 2, height: H - m.t - m.b,
       tabindex: "0", role: "slider", "aria-label": `query ${i + 1}: A − B`, "aria-orientation": "vertical",
       "aria-valuemin": "-0.5", "aria-valuemax": "0.5", "aria-valuenow": String(v / 100),
       "aria-valuetext": fmtSigned(v / 100, 2), "data-query": String(i),
     });
+    hits.append(hit);
     const valueAt = (ev) => {
       const b = ev.currentTarget.ownerSVGElement.getBoundingClientRect();
       const vy = ((ev.clientY - b.top) * H) / (b.height || 1);
@@ -145,6 +159,7 @@ export default explorer({
     question: (s) => `keep only the first ${halved(s.n)} of the ${s.n} queries. `
       + "Does the t-test's p-value go up, down or stay the same?",
     choices: UP_DOWN,
+    fits: (s) => halved(s.n) < s.n,
     apply: (s) => Object.assign(s, { n: halved(s.n) }),
     answer: (a, b) => direction(a, b, "p_t"),
     why: (a, b, s1, s0) => `With ${s1.n} queries instead of ${s0.n} the standard error sd / √n is `
@@ -173,8 +188,8 @@ export default explorer({
       + `${fmtCount(2 ** d.length)} ways and counts how often the mean lands at least as far from 0.`));
   },
   readouts: (s, r) => [
-    ["mean A − B =", "mean", fmt(r.mean)],
-    ["d_z =", "d_z", fmtStat(r.d_z)],
+    ["mean A − B =", "mean", fmtSigned(r.mean)],
+    ["d_{z} =", "d_z", fmtStat(r.d_z)],
     ["t =", "t", fmtStat(r.t)],
     ["p (t-test) =", "p_t", fmtP(r.p_t)],
     ["p (randomization) =", "p_rand", fmtP(r.p_rand)],

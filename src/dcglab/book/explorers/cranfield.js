@@ -111,8 +111,8 @@ export default explorer({
   params: ["data", "k", "gain", "versus"],
   controls: (s) => [
     { param: "k", label: "cutoff k", min: 1, max: 100, step: 1 },
-    { param: "gain", label: "gain", options: Object.keys(s.data.gains) },
-    { param: "versus", label: "compare with gain", options: Object.keys(s.data.gains) },
+    { param: "gain", label: "gain", options: Object.keys(s.data.gains), keep: [".dcglab-charts > figure:nth-of-type(3)"] },
+    { param: "versus", label: "compare with gain", options: Object.keys(s.data.gains), keep: [".dcglab-charts > figure:nth-of-type(3)"] },
   ],
   compute(s) {
     const out = {};
@@ -123,6 +123,7 @@ export default explorer({
   predict: {
     question: (s) => `k rises from ${s.k} to 100. Does BM25's lead over TF-IDF grow, shrink or stay the same?`,
     choices: ["grows", "shrinks", "the same"],
+    fits: (s) => s.k < 100,
     apply: (s) => Object.assign(s, { k: 100 }),
     answer: (a, b) => {
       const d = b.bm25 - b.tfidf - (a.bm25 - a.tfidf);

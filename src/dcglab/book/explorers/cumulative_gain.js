@@ -15,14 +15,18 @@ export default explorer({
       { key: "binary", kind: "binary", title: "Binary: every grade above 0 counts 1", grades: relevant(s.grades) },
     ],
     gain: "linear", discount: null, k: s.k,
-    totals: [{ row: "system", label: `CG@${s.k} graded` }, { row: "binary", label: `CG@${s.k} binary` }],
-    ratio: `CG@${s.k} adds the top ${s.k} bars: ${s.grades.slice(0, s.k).join(" + ")} = ${fmt(r.cg, 0)}.`,
+    totals: [{ row: "system", label: `CG@${s.k} graded` }, { row: "binary", label: `CG@${s.k} binary` },
+      { row: "system", kind: "dcg", label: `DCG@${s.k}`, parts: discountedGains(s.grades.slice(0, s.k), "linear", LOG2) }],
+    ratio: `CG@${s.k} adds the top ${s.k} grades: ${s.grades.slice(0, s.k).join(" + ")} = ${fmt(r.cg)}. `
+      + `DCG@${s.k} (faint, next chapter) adds each grade × 1/log₂(i + 1): `
+      + `${discountedGains(s.grades.slice(0, s.k), "linear", LOG2).map((x) => fmt(x)).join(" + ")} = ${fmt(r.dcg)}.`,
   }),
   presets: (s) => rankingPresets(s),
   predict: {
     question: (s) => `the documents at ranks 1 and ${Math.min(3, s.k)} trade places. `
       + `Does CG@${s.k} go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: (s) => s.k >= 2,
     apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, Math.min(2, s.k - 1)) }),
     answer: (a, b) => direction(a, b, "cg"),
     why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmt(a.cg)} `
@@ -32,6 +36,6 @@ export default explorer({
   readouts: (s, r) => [
     [`CG@${s.k} (graded) =`, "cg", fmt(r.cg)],
     [`CG@${s.k} (binary) =`, "cg_binary", fmt(r.cg_binary)],
-    [`DCG@${s.k} (log2, linear) =`, "dcg", fmt(r.dcg)],
+    [`DCG@${s.k} (log₂, linear) =`, "dcg", fmt(r.dcg)],
   ],
 });

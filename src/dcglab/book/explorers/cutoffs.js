@@ -27,12 +27,13 @@ export default explorer({
   predict: {
     question: (s) => `k goes from ${s.k} to ${s.k + 1}. DCG@k can only grow; does nDCG@k (linear) go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: (s) => s.k < s.grades.length,
     apply: (s) => Object.assign(s, { k: Math.min(s.k + 1, s.grades.length) }),
     answer: (a, b) => direction(a, b, "ndcg_linear"),
     why: (a, b) => `nDCG went from ${fmt(a.ndcg_linear)} to ${fmt(b.ndcg_linear)}: DCG gained ${fmt(b.dcg - a.dcg)} `
       + `and IDCG gained ${fmt(b.idcg - a.idcg)}. nDCG@k falls whenever the ideal gains more than the ranking does.`,
   },
-  draw(out, s) {
+  draw(out, s, r, ctx) {
     const n = s.grades.length;
     const xs = Array.from({ length: n }, (_, i) => i + 1);
     const lin = curves(s.grades, null, "linear", LOG2, n);
@@ -50,13 +51,19 @@ export default explorer({
         label: `${ratio} at the highlighted k`, text: at === null ? `${ratio} = 0 / 0` : ratio },
     ], { title: "Cumulative DCG (linear gain)", xlabel: "cutoff k", xticks: xs, xmin: 0.5, xmax: n + 0.5, width: 400 }));
     const undefinedAt = lin.ndcg.every((v) => v === null);
+    // the axis starts below the lowest value (in tenths), so the dips show
+    const defined = lin.ndcg.concat(exp.ndcg).filter((v) => v !== null);
+    const ymin = defined.length ? Math.max(0, Math.floor((Math.min(...defined) - 0.05) * 10) / 10) : 0;
     row.append(chart([
       { xs, ys: lin.ndcg, label: "nDCG@k linear", markers: true },
       { xs, ys: exp.ndcg, label: "nDCG@k exponential", markers: true, dash: "5,3" },
       { kind: "focus", xs: [s.k], ys: [at], color: "c3", label: `nDCG@${s.k} = ${ratio}`,
         text: at === null ? "" : `${fmt(at)} = ${ratio}` },
-    ], { title: "nDCG at each cutoff", xlabel: "cutoff k", xticks: xs, ymin: 0, ymax: 1.05, xmin: 0.5, xmax: n + 0.5, width: 400,
-         note: undefinedAt ? "undefined at every k: IDCG = 0" : "" }));
+    ], { title: ymin > 0 ? `nDCG at each cutoff (axis from ${ymin.toFixed(1)})` : "nDCG at each cutoff",
+         xlabel: "cutoff k", xticks: xs, ymin, ymax: 1.02, xmin: 0.5, xmax: n + 0.5, width: 400,
+         note: undefinedAt ? "undefined at every k: IDCG = 0" : "",
+         tip: { x: s.k, xs, hoverOnly: true, pick: (k) => ctx.write("k", k, `Cutoff k = ${k}.`),
+                lines: (k) => [`k = ${k}`, `linear: ${fmtNdcg(lin.ndcg[k - 1])}`, `exponential: ${fmtNdcg(exp.ndcg[k - 1])}`] } }));
     out.append(row);
   },
   readouts: (s, r) => [

@@ -23,8 +23,9 @@ export default explorer({
   },
   predict: {
     question: (s) => `the base b goes from ${s.base} to 10. Does the weight of rank ${s.rank} relative to rank 1, `
-      + "under 1/log_b(i+1), go up, down or stay the same?",
+      + "under 1/log_{b}(i + 1), go up, down or stay the same?",
     choices: UP_DOWN,
+    fits: (s) => s.base !== 10,
     apply: (s) => Object.assign(s, { base: 10 }),
     answer: (a, b) => direction(a, b, "log_relative"),
     why: (a, b) => `It stays ${fmt(b.log_relative)}: changing b multiplies every weight by the same factor, `
@@ -52,7 +53,7 @@ export default explorer({
     };
     const ticks = [...new Set([1, 5, 10, 20, 30, 40, 50].filter((x) => x <= s.n).concat([s.rank, s.n]))].sort((x, y) => x - y);
     out.append(chart([
-      { xs, ys: curve({ kind: "log", base: s.base }), label: `1/log${b}(i+1)` },
+      { xs, ys: curve({ kind: "log", base: s.base }), label: `1/log_{${b}}(i + 1)` },
       { xs, ys: curve({ kind: "jk", base: s.base }), label: `Järvelin–Kekäläinen, b=${b}`, dash: "5,3" },
       { xs, ys: curve({ kind: "geometric", p: s.p }), label: `geometric (RBP), p=${+s.p.toFixed(2)}`, dash: "1,3" },
       { xs, ys: curve({ kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
@@ -62,7 +63,7 @@ export default explorer({
     out.append(para("Point at the chart for the weights of any rank; click to inspect it."));
   },
   readouts: (s, r) => [
-    [`rank ${s.rank}: 1/log_b(i+1) =`, "log", fmt(r.log)],
+    [`rank ${s.rank}: 1/log_{b}(i + 1) =`, "log", fmt(r.log)],
     ["relative to rank 1 =", "log_relative", fmt(r.log_relative)],
     ["Järvelin–Kekäläinen =", "jk", fmt(r.jk)],
     ["geometric (RBP) =", "geometric", fmt(r.geometric)],

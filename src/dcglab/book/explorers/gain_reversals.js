@@ -113,7 +113,7 @@ export default explorer({
                                        group: "The judged grades as sliders", open: true }))
     .concat([
       { param: "k", label: "cutoff k", min: 1, max: (st) => st.n, step: 1 },
-      { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1 },
+      { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1, keep: ['[data-row="x_exp"]', '[data-row="y_exp"]'], shows: '[data-row="x_exp"]' },
     ]),
   compute: (s) => revCount(s, s.a),
   ranking: (s, r, ctx) => {
@@ -142,6 +142,7 @@ export default explorer({
     question: (s) => `the gain base a rises from ${s.a} to 4, so a grade-3 document counts far more. `
       + "Do more or fewer pairs of orderings reverse?",
     choices: ["more", "fewer", "the same"],
+    fits: (s) => s.a < 4,
     apply: (s) => Object.assign(s, { a: 4 }),
     answer: (a, b) => ({ up: "more", down: "fewer" })[direction(a, b, "reversed")] || "the same",
     why: (a, b) => `Reversed pairs went from ${group(a.reversed)} to ${group(b.reversed)} of ${group(b.pairs)}: `
@@ -166,6 +167,6 @@ export default explorer({
     ["orderings =", "orderings", fmtCount(r.orderings)],
     ["pairs =", "pairs", fmtCount(r.pairs)],
     ["reversed =", "reversed", fmtCount(r.reversed)],
-    [`share (${(100 * r.share).toFixed(1)}%) =`, "share", fmt(r.share)],
+    ["share reversed =", "share", fmtPercent(r.share)],
   ],
 });

@@ -36,6 +36,7 @@ export default explorer({
   predict: {
     question: () => "which ranking does AP prefer, and which does nDCG prefer? Commit to AP's choice first.",
     choices: ["U", "V", "tie"],
+    fits: () => true,
     answer: (a) => pick(a.ap_first, a.ap_second),
     why: (a) => `AP: U ${fmt(a.ap_first)}, V ${fmt(a.ap_second)}. nDCG (linear): U ${fmtNdcg(a.ndcg_linear_first)}, `
       + `V ${fmtNdcg(a.ndcg_linear_second)}. AP sees only relevant or not, so it prefers `
@@ -74,10 +75,11 @@ export default explorer({
     out.append(table(["ranking", "AP", `nDCG@${k} linear`, `nDCG@${k} exponential`, "grades"], [
       ["prefers", pick(r.ap_first, r.ap_second), pick(r.ndcg_linear_first ?? 0, r.ndcg_linear_second ?? 0),
        pick(r.ndcg_exponential_first ?? 0, r.ndcg_exponential_second ?? 0), ""],
-      ["U", fmt(r.ap_first), fmtNdcg(r.ndcg_linear_first), fmtNdcg(r.ndcg_exponential_first), s.first.join(", ")],
-      ["V", fmt(r.ap_second), fmtNdcg(r.ndcg_linear_second), fmtNdcg(r.ndcg_exponential_second), s.second.join(", ")],
-    ], `AP and nDCG@${k} of U and V; the verdicts come first`));
+      ["U", fmt(r.ap_first), fmtNdcg(r.ndcg_linear_first), fmtNdcg(r.ndcg_exponential_first), s.first.join(" ")],
+      ["V", fmt(r.ap_second), fmtNdcg(r.ndcg_linear_second), fmtNdcg(r.ndcg_exponential_second), s.second.join(" ")],
+    ], `AP and nDCG@${k} of U and V; the verdicts come first`, { cellClass: (i, j) => (j === 4 ? "dcglab-nowrap" : "") }));
   },
+  quietReadouts: true,
   readouts: (s, r) => [
     ["AP U =", "ap_first", fmt(r.ap_first)], ["AP V =", "ap_second", fmt(r.ap_second)],
     [`nDCG@${kOf(s)} lin U =`, "ndcg_linear_first", fmtNdcg(r.ndcg_linear_first)],

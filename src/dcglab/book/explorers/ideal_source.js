@@ -20,9 +20,10 @@ export default explorer({
   editable: ["retrieved", "missing"],
   // k first: the documents added below it never move it
   controls: (s) => [
-    cutoffSlider(s, "retrieved"),
+    cutoffSlider(s, "retrieved", "cutoff k", { keep: ['[data-row="from_qrels"]', ".dcglab-totals"], shows: ".dcglab-totals", showsEnd: true }),
     { param: "n_missing", label: "judged documents the system missed", min: 0, max: s.missing.length, step: 1,
-      stepper: ["Remove one", "Add one"] },
+      stepper: ["Remove one", "Add one"], keep: ['[data-row="missed"]', '[data-row="uncut"]', ".dcglab-totals"],
+      shows: '[data-row="missed"]' },
   ],
   compute: (s) => ({
     retrieved: ndcgAt(s.retrieved, null, s.k, "linear", LOG2),
@@ -60,6 +61,7 @@ export default explorer({
     question: (s) => `one more judged document that the system missed is added (grade ${s.missing[s.n_missing] ?? s.missing[0]}). `
       + `Does trec_eval's nDCG@${s.k} (ideal from all judged documents, cut at k) go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: (s) => s.n_missing < s.missing.length,
     apply: (s) => Object.assign(s, { n_missing: Math.min(s.n_missing + 1, s.missing.length) }),
     answer: (a, b) => direction(a, b, "qrels_cut"),
     why: (a, b, s1, s0) => {
@@ -84,6 +86,7 @@ export default explorer({
       ["all judged, no cutoff", fmtNdcg(r.qrels_full), "trec_eval ndcg"],
     ], "nDCG for each source of the ideal"));
   },
+  quietReadouts: true,
   readouts: (s, r) => [
     ["retrieved:", "retrieved", fmtNdcg(r.retrieved)], ["qrels cut:", "qrels_cut", fmtNdcg(r.qrels_cut)],
     ["qrels uncut:", "qrels_full", fmtNdcg(r.qrels_full)],

@@ -38,7 +38,7 @@ export default explorer({
   },
   ranking: (s, r) => ({
     rows: [
-      { key: "system", title: `Your ranking, discount 1/log${subscript(s.base)}(i+1)`, grades: s.grades, list: "grades" },
+      { key: "system", title: `Your ranking, discount 1/log${subscript(s.base)}(i + 1)`, grades: s.grades, list: "grades" },
       { key: "ideal", kind: "ideal", title: "Ideal ranking", grades: idealOrder(s.grades, s.gain) },
     ],
     gain: s.gain, discount: { kind: "log", base: s.base }, k: s.k,
@@ -51,8 +51,9 @@ export default explorer({
   }),
   presets: (s) => rankingPresets(s),
   predict: {
-    question: (s) => `the base b goes from ${s.base} to 10. Does nDCG@${s.k} with 1/log_b(i+1) go up, down or stay the same?`,
+    question: (s) => `the base b goes from ${s.base} to 10. Does nDCG@${s.k} with 1/log_{b}(i + 1) go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: (s) => s.base !== 10,
     apply: (s) => Object.assign(s, { base: 10 }),
     answer: (a, b) => direction(a, b, "ndcg_log"),
     why: (a, b) => `DCG went from ${fmt(a.dcg_log)} to ${fmt(b.dcg_log)} and IDCG by the same factor, `
@@ -71,7 +72,7 @@ export default explorer({
     const lo = nd.length ? Math.min(...nd) : 0;
     const ymin = Math.max(0, Math.floor((lo - 0.02) * 20) / 20);
     row.append(chart([
-      { xs: BASES, ys: at(log, "ndcg"), label: "nDCG, 1/log_b(i+1)", color: "c0" },
+      { xs: BASES, ys: at(log, "ndcg"), label: "nDCG, 1/log_{b}(i + 1)", color: "c0" },
       { xs: BASES, ys: at(jk, "ndcg"), label: "nDCG, Järvelin–Kekäläinen", color: "c1", dash: "5,3" },
       { kind: "marker", xs: [s.base], ys: [0], color: "c3", label: "current b" },
     ], { title: `nDCG@${s.k} against b (axis from ${ymin.toFixed(2)})`, xlabel: "base b", xticks: [1.5, 5, 10, 15, 20],

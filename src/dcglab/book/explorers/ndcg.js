@@ -29,10 +29,14 @@ export default explorer({
     question: (s) => `the grade-${s.grades[2]} document at rank 3 moves up to rank 2. `
       + `Does nDCG@${s.k} go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: () => true,
     apply: (s) => Object.assign(s, { grades: moved(s.grades, 2, 1) }),
     answer: (a, b) => direction(a, b, "ndcg"),
-    why: (a, b) => `nDCG went from ${fmt(a.ndcg)} to ${fmt(b.ndcg)}. The ideal uses the same grades, `
-      + "so IDCG stays put; only DCG moves, and the larger gain now sits where the discount is milder.",
+    why: (a, b, s1, s0) => `nDCG went from ${fmt(a.ndcg)} to ${fmt(b.ndcg)}. The ideal uses the same grades, `
+      + "so IDCG stays put; only DCG moves"
+      + (s0.k < 2 ? ": ranks 2 and 3 are both after the cutoff, so nothing changed."
+        : s0.grades[2] === s0.grades[1] ? ": two equal grades traded places, so nothing changed."
+        : `, and the ${s0.grades[2] > s0.grades[1] ? "larger" : "smaller"} gain now sits where the discount is milder.`),
   },
   draw(out, s) {
     // every rank is listed (the ideal uses them all); ranks below the cutoff are marked

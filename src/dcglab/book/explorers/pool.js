@@ -17,6 +17,7 @@ export default explorer({
     question: (s) => `switch unjudged documents from the ${RULE_NAMES[s.rule]} to the ${RULE_NAMES[otherRule(s.rule)]}. `
       + `Does the mean change in nDCG@${s.data.k} (pooled − complete) of the runs outside the pool go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: () => true,
     apply: (s) => Object.assign(s, { rule: otherRule(s.rule) }),
     answer: (a, b) => direction(a, b, "change_out"),
     why: (a, b) => `The condensed list drops unjudged documents, so judged ones move up; the zero rule scores them 0. `
@@ -27,14 +28,17 @@ export default explorer({
     const { runs, sizes } = poolScores(s.data, s.depth, s.contributors, s.rule);
     const k = s.data.k, inPool = (i) => i < s.contributors;
     const top = Math.max(...runs.flatMap((r) => [r.full, r.pool]), 0.1);
+    // one scale on both axes (a square plot, the same ticks): the diagonal is "no change"
+    const lim = Math.min(1, top * 1.1), { ticks, digits } = yTicks(0, lim);
     out.append(chart([
-      { xs: [0, 1], ys: [0, 1], label: "no change", color: "muted", dash: "5,3" },
+      { xs: [0, lim], ys: [0, lim], label: "no change", color: "muted", dash: "5,3" },
       { xs: runs.map((r) => r.full), ys: runs.map((r) => r.pool), points: true, color: "c0",
-        open: runs.map((_, i) => !inPool(i)), label: "runs (filled: in the pool)",
-        titles: runs.map((r, i) => `${s.data.names[i]}: ${fmt(r.full)} → ${fmt(r.pool)}`) },
-    ], { title: `nDCG@${k}: pooled (y), complete (x)`, xlabel: "complete judgments",
-         xmin: 0, xmax: Math.min(1, top * 1.1), ymin: 0, ymax: Math.min(1, top * 1.1),
-         xticks: [0, 0.25, 0.5, 0.75, 1].filter((x) => x <= Math.min(1, top * 1.1)) }));
+        open: runs.map((_, i) => !inPool(i)), label: "runs (filled: in the pool)", tips: true,
+        names: s.data.names,
+        titles: runs.map((r, i) => `${s.data.names[i]}: complete ${fmt(r.full)}, pooled ${fmt(r.pool)}`) },
+    ], { title: `nDCG@${k}: pooled (y), complete (x)`, xlabel: "complete judgments", ylabel: "pooled judgments",
+         xmin: 0, xmax: lim, ymin: 0, ymax: lim, width: 460, height: 460, square: true,
+         xticks: ticks, xfmt: (x) => x.toFixed(digits) }));
     // the columns the lesson compares come first: on a phone the rest scroll sideways
     out.append(table(["run", `complete nDCG@${k}`, `pooled nDCG@${k}`, "change", "in the pool", `Judged@${k}`],
       runs.map((r, i) => [s.data.names[i], fmt(r.full), fmt(r.pool), fmt(r.pool - r.full),

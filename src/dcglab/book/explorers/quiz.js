@@ -184,10 +184,14 @@ const quizExplorer = (() => {
       // (ui_mount.js's stateFromHash reads #dcglab.<explorer>=<JSON>).
       if (x.explore) {
         const load = h("p", { class: "dcglab-quiz-link dcglab-quiz-explore" });
+        const shownIn = Number.parseInt(x.explore.doc, 10);
+        const taughtIn = Number.parseInt(q.link.doc.split("/").pop(), 10);
         load.append(h("a", { href: `${x.explore.doc}${ext}#${x.explore.hash}`,
                               "aria-label": `Load into the explorer: question ${idx + 1}` },
                        "Load into the explorer"),
-                    ` of chapter ${Number.parseInt(x.explore.doc, 10)}.`);
+                    ` of chapter ${shownIn}`
+                    // another chapter's explorer than the one the question is taught in: say so
+                    + (taughtIn && taughtIn !== shownIn ? `, which shows these numbers (Chapter ${taughtIn} teaches them).` : "."));
         form.append(load);
       }
       item.append(form);
@@ -225,8 +229,8 @@ const quizExplorer = (() => {
             return say("wrong", `✗ Not right: ${explain(x.mistakes[m].feedback, s, s.mistakes[m])} `
               + "Try again, or press Show answer.");
           }
-          return say("wrong", `✗ Not right: ${show(got)} is not within ${data.tolerance} of the `
-            + "answer. Try again, or press Show answer.");
+          return say("wrong", `✗ Not right: ${show(got)} is too ${got > s.answer ? "high" : "low"} (not within `
+            + `${data.tolerance} of the answer). Try again, or press Show answer.`);
         }
         if (got === null) return say("invalid", "Choose one of the options first.");
         if (got === s.answer) return say("right", `✓ Right. ${explain(x.why, s)}`);

@@ -52,10 +52,11 @@ export default explorer({
     question: (s) => `the documents at ranks 1 and 3 (grades ${s.grades[0]} and ${s.grades[2]}) swap. `
       + `Does nDCG@${s.k} go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: () => true,
     apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, 2) }),
     answer: (a, b) => direction(a, b, "ndcg"),
     why: (a, b) => `nDCG went from ${fmtNdcg(a.ndcg)} to ${fmtNdcg(b.ndcg)}: the cell at row 1, column 3 `
-      + "gives the change, (g_j − g_i)(d(i) − d(j)) / IDCG.",
+      + "gives the change, (gⱼ − gᵢ)(d(i) − d(j)) / IDCG.",
   },
   draw(out, s, r, ctx) {
     const n = s.grades.length;
@@ -124,7 +125,7 @@ export default explorer({
     [`nDCG@${s.k} =`, "ndcg", fmtNdcg(r.ndcg)],
     ["best swap gains", "max_delta", fmt(r.max_delta)],
     ["at ranks", "best_i", r.best_i === null ? "undefined (no swap helps)" : String(r.best_i)],
-    ["and", "best_j", r.best_j === null ? "undefined" : String(r.best_j)],
+    ["and", "best_j", r.best_j === null ? "undefined" : String(r.best_j), true],
     ["sum of |ΔnDCG| over pairs =", "total", fmt(r.total)],
   ],
 });

@@ -32,9 +32,54 @@ export function fmtSigned(x, digits = 3) {
   return `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toFixed(digits)}`;
 }
 
+// A share as a percentage with one decimal: 0.0622 -> "6.2%".
+export function fmtPercent(x) {
+  return x === null || x === undefined ? "undefined" : `${(100 * x).toFixed(1)}%`;
+}
+
 // A number as subscript digits, for log bases: log₁₀.
 export function subscript(x) {
   return String(x).replace(/[0-9.]/g, (c) => (c === "." ? "." : "₀₁₂₃₄₅₆₇₈₉"[Number(c)]));
+}
+
+// Sub- and superscripts of the book's notation in a text: "log_{b}" and "p^{i−1}" are
+// written with real sub- and superscripts (HTML sub/sup, SVG tspan), as on notation.md.
+// Returns [[kind, text]], kind "" (plain), "sub" or "sup".
+export function richParts(text) {
+  const out = [];
+  const re = /([_^])\{([^}]*)\}/g;
+  let at = 0, m;
+  while ((m = re.exec(text))) {
+    if (m.index > at) out.push(["", text.slice(at, m.index)]);
+    out.push([m[1] === "_" ? "sub" : "sup", m[2]]);
+    at = re.lastIndex;
+  }
+  if (at < text.length) out.push(["", text.slice(at)]);
+  return out;
+}
+
+// The text without its markers, for accessible names: "log_{b}" -> "log b".
+export function plainText(text) {
+  return String(text).replace(/_\{([^}]*)\}/g, "$1").replace(/\^\{([^}]*)\}/g, "^$1");
+}
+
+// Write a text with sub- and superscripts into a live element (only when it changed).
+function setRich(el, text) {
+  if (!/[_^]\{/.test(text)) { if (el.dcglabRich !== undefined || el.textContent !== text) el.textContent = text; el.dcglabRich = undefined; return; }
+  if (el.dcglabRich === text) return;
+  el.dcglabRich = text;
+  el.replaceChildren(...richParts(text).map(([k, t]) => (k ? h(k, {}, t) : document.createTextNode(t))));
+}
+
+// The same into a description: HTML sub/sup, or SVG tspans shifted up or down.
+function richInto(sketch, text, svg = false) {
+  sketch.kids = [];
+  for (const [k, t] of richParts(String(text))) {
+    if (!k) sketch.append(t);
+    else if (svg) sketch.append(svgNode("tspan", { "baseline-shift": k === "sub" ? "sub" : "super", "font-size": "75%" }, t));
+    else sketch.append(node(k, {}, t));
+  }
+  return sketch;
 }
 
 // "undefined (IDCG = 0)" for a skipped nDCG, else three decimals.

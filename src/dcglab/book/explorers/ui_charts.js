@@ -51,7 +51,7 @@ function yTicks(ymin, ymax) {
 function summarise(s) {
   const pts = s.xs.map((x, i) => `${x}: ${fmt(s.ys[i], 2)}`);
   const list = pts.length <= 12 ? pts : pts.slice(0, 5).concat(["…"], pts.slice(-3));
-  return `${s.label}, ${list.join(", ")}`;
+  return `${plainText(s.label)}, ${list.join(", ")}`;
 }
 
 // Details on demand in a chart, tip = {x, xs, lines(x) -> [text], pick(x)}: a box with the
@@ -61,7 +61,9 @@ function summarise(s) {
 function chartTip(svg, tip, frame) {
   const { W, m, H, xmin, xmax } = frame;
   const at = tipPlace(tip, tip.x, frame);
-  const g = svgNode("g", { class: "dcglab-chart-tip", "aria-hidden": "true", "data-x": tip.x });
+  // hoverOnly: the tip shows while the chart is pointed at (the chart marks k otherwise)
+  const g = svgNode("g", { class: "dcglab-chart-tip", "aria-hidden": "true", "data-x": tip.x,
+                           ...(tip.hoverOnly ? { visibility: "hidden" } : {}) });
   g.append(svgNode("line", { x1: at.px, x2: at.px, y1: m.t, y2: H - m.b,
                              style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" }));
   // the box is a backdrop for its text (a little translucent), not a mark of the chart
@@ -80,6 +82,7 @@ function chartTip(svg, tip, frame) {
     const [guide, box, ...texts] = live.children;
     const now = tipPlace(tip, x, frame);
     live.setAttribute("data-x", x);
+    if (tip.hoverOnly) live.setAttribute("visibility", ev.type === "pointerleave" ? "hidden" : "visible");
     guide.setAttribute("x1", now.px);
     guide.setAttribute("x2", now.px);
     for (const k in now.box) box.setAttribute(k, now.box[k]);
@@ -97,6 +100,24 @@ function chartTip(svg, tip, frame) {
     click: (ev) => tip.pick(nearest(ev)),
   };
   svg.append(area);
+}
+
+// A point's tip: its text in a box above the point (below it near the top), kept inside
+// the chart; text null hides it. Written in place, as the line charts' tip.
+function pointTip(ev, text, x = 0, y = 0, W = 0) {
+  const live = ev.currentTarget.ownerSVGElement.querySelector(".dcglab-point-tip");
+  if (!live) return;
+  if (text === null) { live.setAttribute("visibility", "hidden"); return; }
+  const [box, label] = live.children;
+  const w = 12 + 6.8 * text.length, left = Math.max(2, Math.min(W - w - 2, x - w / 2));
+  const top = y - 34 < 2 ? y + 12 : y - 34;
+  box.setAttribute("x", left);
+  box.setAttribute("y", top);
+  box.setAttribute("width", w);
+  label.setAttribute("x", left + 6);
+  label.setAttribute("y", top + 16);
+  label.textContent = text;
+  live.setAttribute("visibility", "visible");
 }
 
 // Where the tip's guide, box and lines of text go for the numbers at x: beside the guide,
@@ -144,11 +165,14 @@ let available = 420;
 
 export function chart(series, opts) {
   const W = Math.round(opts.width ? Math.min(opts.width, available) : Math.min(available, 720));
-  const H = opts.height || 220;
+  // square: the plot area as tall as it is wide, so that both axes have one scale (a
+  // scatter of a score against the same score)
+  const square = (mm) => W - mm.l - mm.r + mm.t + mm.b;
   // a ratio's or a ringed point's name goes on a line of its own above the plot, over
   // its x (never across a curve)
   const named1 = series.some((s) => (s.kind === "ratio" || s.kind === "focus") && s.text);
   const m = { l: opts.ylabel ? 56 : 44, r: 12, t: named1 ? 40 : 22, b: 34 };
+  const H = opts.square ? Math.min(square(m), opts.height || Infinity) : opts.height || 220;
   const xs = series.flatMap((s) => s.xs);
   const ys = series.filter((s) => s.kind !== "marker").flatMap((s) => s.ys.concat(s.y0s || []))
     .filter((y) => y !== null && y !== undefined);
@@ -162,8 +186,8 @@ export function chart(series, opts) {
   const pointed = (s) => ["marker", "ratio", "focus"].includes(s.kind);
   const named = series.filter((s) => s.label && !pointed(s));
   const markers = series.filter((s) => pointed(s) && s.label);
-  const alt = [opts.title || "chart"].concat(named.map(summarise),
-    markers.map((s) => `${s.label} at ${s.xs[0]}${s.text ? `: ${s.text}` : ""}`)).join(". ");
+  const alt = [plainText(opts.title || "chart")].concat(named.map(summarise),
+    markers.map((s) => `${plainText(s.label)} at ${s.xs[0]}${s.text ? `: ${s.text}` : ""}`)).join(". ");
   svg.attrs["aria-label"] = (opts.alt ? opts.alt + ". " : "") + alt;
   const add = (tag, attrs, text) => {
     const e = svgNode(tag, attrs, text);
@@ -188,11 +212,11 @@ export function chart(series, opts) {
   for (const xv of xt)
     add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, opts.xfmt ? opts.xfmt(xv) : String(xv).replace(/^-/, "−"));
   if (opts.xlabel)
-    add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, opts.xlabel);
+    richInto(add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }), opts.xlabel, true);
   if (opts.ylabel)
     add("text", { x: 12, y: (H - m.b + m.t) / 2, "text-anchor": "middle", "font-size": 12,
-                  transform: `rotate(-90 12 ${(H - m.b + m.t) / 2})` }, opts.ylabel);
-  if (opts.title) add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" }, opts.title);
+                  transform: `rotate(-90 12 ${(H - m.b + m.t) / 2})` }, plainText(opts.ylabel));
+  if (opts.title) richInto(add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" }), opts.title, true);
   if (opts.note) add("text", { x: (W + m.l) / 2, y: (H - m.b + m.t) / 2, "text-anchor": "middle", "font-size": 13 }, opts.note);
   if (opts.zero && ymin < 0 && ymax > 0)
     add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis", "stroke-dasharray": "2,2" });
@@ -267,9 +291,18 @@ export function chart(series, opts) {
           const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r,
                                     style: s.open && s.open[i] ? ring : `fill: ${color}` });
           c.append(svgNode("title", {}, s.titles[i]));
+          // a tip with the point's numbers while it is pointed at (as the line charts' tip)
+          if (s.tips) c.on = { pointerenter: (ev) => pointTip(ev, s.titles[i], X(x), Y(s.ys[i]), W),
+                               pointerleave: (ev) => pointTip(ev, null) };
+          // a name written beside the point, with a halo, on top of the marks
+          if (s.names) counts.push({ name: true, attrs: { x: X(x) + r + 3, y: Y(s.ys[i]) + 4, "font-size": 11,
+            ...(X(x) + r + 3 + 6.2 * s.names[i].length > W - m.r ? { x: X(x) - r - 3, "text-anchor": "end" } : {}),
+            style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
+            text: s.names[i] });
           if (s.counts && s.counts[i] > 1 && r >= 7)
-            counts.push({ attrs: { x: X(x), y: Y(s.ys[i]) + 4, "text-anchor": "middle", "font-size": 11,
-                                   style: "pointer-events: none" }, text: String(s.counts[i]) });
+            counts.push({ attrs: { x: X(x), y: Y(s.ys[i]) + 4, "text-anchor": "middle", "font-size": 11, "font-weight": "bold",
+                                   style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
+                           text: String(s.counts[i]) });
         });
       else if (s.markers || s.points) {
         // points without a tooltip: one path of circles per style (filled or open), so
@@ -286,7 +319,21 @@ export function chart(series, opts) {
       }
     }
   });
+  // names that would overlap move apart vertically (12 px a line), nearest first
+  const names = counts.filter((c) => c.name).sort((a, b) => a.attrs.y - b.attrs.y);
+  const span = (c) => { const w = 6.2 * c.text.length; return c.attrs["text-anchor"] === "end" ? [c.attrs.x - w, c.attrs.x] : [c.attrs.x, c.attrs.x + w]; };
+  names.forEach((c, i) => {
+    for (let j = 0; j < i; j++) {
+      const [a0, a1] = span(c), [b0, b1] = span(names[j]);
+      if (a0 < b1 && b0 < a1 && c.attrs.y - names[j].attrs.y < 12) c.attrs.y = names[j].attrs.y + 12;
+    }
+  });
   for (const c of counts) add("text", c.attrs, c.text);
+  if (series.some((s) => s.tips)) {
+    const g = add("g", { class: "dcglab-point-tip", "aria-hidden": "true", visibility: "hidden", style: "pointer-events: none" });
+    g.append(svgNode("rect", { rx: 4, x: 0, y: 0, width: 10, height: 22, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));
+    g.append(svgNode("text", { x: 0, y: 0, "font-size": 12, style: "fill: var(--dcglab-fg)" }));
+  }
   if (opts.tip) {
     // the lines' points in pixels, which the tip's box avoids where it can
     const pts = series.filter((s) => s.kind !== "marker" && s.kind !== "bar")
@@ -303,7 +350,9 @@ export function chart(series, opts) {
       : s.kind === "marker" ? "marker" : s.dash && s.dash.startsWith("1,") ? "dot" : s.dash ? "dash" : "line";
     // a line's swatch is a piece of that line, with its dash pattern; a marker's is upright
     const image = kind === "line" || kind === "dash" || kind === "dot" ? `; background-image: ${dashImage(s.dash)}` : "";
-    li.append(node("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}${image}` }), s.label);
+    li.append(node("span", { class: `dcglab-swatch dcglab-swatch-${kind}`, style: `--dcglab-swatch: ${paint(s, j)}${image}` }));
+    const name = richInto(node("span"), s.label);
+    li.kids.push(...name.kids);
     legend.append(li);
   });
   if (legend.kids.length) fig.append(legend);

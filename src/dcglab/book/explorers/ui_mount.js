@@ -4,23 +4,50 @@
 // ---- predict, then reveal --------------------------------------------------------------
 // spec.predict: {question(state), choices: [..], apply(state) -> new state (optional),
 //                answer(before, after, state) -> one of choices,
-//                why(before, after, state, starting state) -> the one-line reason}
+//                why(before, after, state, state before) -> the one-line reason,
+//                fits(state) -> whether the question makes sense for a state other than
+//                the worked example (optional; without it only the example gets it)}
+// The question is always about the state shown: the worked example, or the reader's own
+// state where it fits. Where it does not, the question and its choices wait behind one
+// button that restarts the example. A choice that changes the reader's own state, and
+// that restart, can be undone in one step ("Back to your ranking").
 function predictBox(p, ctx) {
-  const box = h("div", { class: "dcglab-predict", role: "group" });
+  const box = h("div", { class: "dcglab-predict", role: "group", tabindex: "-1" });
   const q = h("p", { class: "dcglab-predict-q" });
   const buttons = h("div", { class: "dcglab-predict-choices" });
   const verdict = h("p", { class: "dcglab-predict-verdict" });
-  box.append(q, buttons, verdict);
-  const start = ctx.state();
-  q.textContent = `Predict first: ${p.question(start)}`;
+  const more = h("div", { class: "dcglab-predict-more" });
+  const restart = h("button", { type: "button", class: "dcglab-chip dcglab-restart" },
+    "Try the chapter's prediction (restarts the example)");
+  const back = h("button", { type: "button", class: "dcglab-chip dcglab-back" }, ctx.backLabel);
+  more.append(restart, back);
+  box.append(q, buttons, verdict, more);
   box.setAttribute("aria-label", "Predict, then reveal");
-  // the state the verdict describes: once the explorer shows another, the verdict goes
-  // and a line says how to see it again, so no sentence describes a state not shown
-  let shown = null;
+  const exampleKey = ctx.key(ctx.initial());
+  const fits = (s) => ctx.key(s) === exampleKey || Boolean(p.fits && p.fits(s));
+  // the state the verdict describes (its key) and the state before the move
+  let shown = null, base = null;
+  // the reader's state to go back to, and the states this box showed since it was kept
+  let saved = null;
+  const ours = new Set();
+  let lastOk = null;
+  const setQuestion = (s) => setRich(q, `Predict first: ${p.question(s)}`);
+  const clearVerdict = () => {
+    verdict.textContent = "";
+    verdict.removeAttribute("data-verdict");
+    box.removeAttribute("data-answered");
+    for (const o of buttons.children) o.setAttribute("aria-pressed", "false");
+  };
   for (const choice of p.choices) {
     const b = h("button", { type: "button", class: "dcglab-chip", "aria-pressed": "false" }, choice);
     b.addEventListener("click", () => {
-      const s0 = ctx.initial();
+      const now = ctx.state();
+      const again = shown !== null && ctx.key(now) === shown;
+      // a second choice answers the same question; otherwise the question is about the
+      // state shown (or, where it does not fit, the worked example)
+      const s0 = again ? copy(base) : fits(now) ? now : ctx.initial();
+      if (!again && ctx.key(now) !== exampleKey) { saved = now; ours.clear(); }
+      base = copy(s0);
       const before = ctx.compute(s0);
       const s1 = p.apply ? p.apply(JSON.parse(JSON.stringify(s0))) : s0;
       const after = ctx.compute(s1);
@@ -31,20 +58,60 @@ function predictBox(p, ctx) {
       box.setAttribute("data-answered", choice);
       for (const o of buttons.children) o.setAttribute("aria-pressed", String(o === b));
       shown = null;
-      // the explorer shows the state the verdict is about (the starting one, if no move)
+      if (saved && ctx.key(s1) === ctx.key(saved)) saved = null;  // nothing to go back to
+      ours.add(ctx.key(s1));
+      // the explorer shows the state the verdict is about
       ctx.setAll(s1, p.said ? p.said(s1) : "");
       shown = ctx.key(ctx.state());
+      ours.add(shown);
+      sync(ctx.state());
     });
     buttons.append(b);
   }
+  restart.addEventListener("click", () => {
+    saved = ctx.state();
+    ours.clear();
+    ours.add(exampleKey);
+    shown = null;
+    clearVerdict();
+    ctx.jumpTo(ctx.initial(), `Back to the worked example; "${ctx.backLabel}" returns to yours.`);
+    buttons.firstChild.focus();
+  });
+  back.addEventListener("click", () => {
+    const s = saved;
+    saved = null;
+    shown = null;
+    clearVerdict();
+    ctx.jumpTo(s, `${ctx.backLabel}: the state before the prediction.`);
+    box.focus({ preventScroll: true });
+  });
   // called at each update with the state now shown
   const sync = (state) => {
-    if (shown === null || ctx.key(state) === shown) return;
-    shown = null;
-    verdict.textContent = "You changed the explorer since: press a choice to see the answer again from the start.";
-    verdict.setAttribute("data-verdict", "stale");
-    box.removeAttribute("data-answered");
-    for (const o of buttons.children) o.setAttribute("aria-pressed", "false");
+    const key = ctx.key(state);
+    if (saved && !ours.has(key)) saved = null;  // the reader changed it: their state now
+    back.hidden = !saved;
+    if (shown !== null && key === shown) {
+      setQuestion(base);
+      buttons.hidden = false;
+      restart.hidden = true;
+      return;
+    }
+    const ok = fits(state);
+    // the box keeps its height when the question gives way to the restart button, so the
+    // controls below do not jump (e.g. when chapter 7's last missed document is added)
+    if (ok !== lastOk) box.style.minHeight = ok || lastOk === null ? "" : `${box.offsetHeight}px`;
+    lastOk = ok;
+    if (shown !== null) {
+      shown = null;
+      clearVerdict();
+      verdict.textContent = ok ? "You changed the explorer since: the question is now about the state shown; press a choice to answer it."
+        : "You changed the explorer since: the question no longer fits the state shown.";
+      verdict.setAttribute("data-verdict", "stale");
+    }
+    if (ok) setQuestion(state);
+    else setRich(q, "Predict first: the chapter's question is about its worked example, not the state shown.");
+    buttons.hidden = !ok;
+    restart.hidden = ok;
   };
   return { el: box, sync };
 }
@@ -124,7 +191,10 @@ export function rankingPresets(s, list = "grades", gain = "linear") {
 export function mount(model, el, spec) {
   const readState = () => Object.fromEntries(spec.params.map((p) => [p, copy(model.get(p))]));
   const initial = readState();
-  const root = h("div", { class: "dcglab-explorer", "data-explorer": spec.name, tabindex: "-1" });
+  // quietReadouts: the results are in a table already; the readouts are then read to
+  // screen readers only, and the line that says what changed is what shows
+  const root = h("div", { class: spec.quietReadouts ? "dcglab-explorer dcglab-quiet-readouts" : "dcglab-explorer",
+                          "data-explorer": spec.name, tabindex: "-1" });
   const head = h("div", { class: "dcglab-head" });
   const uid = `dcglab-${spec.name}-${Math.random().toString(36).slice(2, 8)}`;
   const titleId = `${uid}-title`;
@@ -191,6 +261,7 @@ export function mount(model, el, spec) {
     },
   };
   ctx.local = {};
+  ctx.backLabel = spec.ranking ? "Back to your ranking" : "Back to your settings";
   // what tells two states apart: the parameters a reader can change (not the data)
   ctx.key = (s) => JSON.stringify(tunable.map((p) => s[p]));
   // a jump to a whole new state (a preset, Reset, a link): no "before your last change"
@@ -222,6 +293,38 @@ export function mount(model, el, spec) {
   // into view below it, by its height.
   const picture = rank ? rank.el : view;
   picture.classList.add("dcglab-picture");
+  // Where the picture is a band cut to half a phone's screen, a control shows in it what
+  // it changes: `keep` (selectors of parts of the picture) leaves only those parts in the
+  // band while the control is in use, and `shows` (a selector) scrolls the band to that
+  // part (its end with showsEnd).
+  const sticky = () => getComputedStyle(picture).position === "sticky";
+  let kept = [];
+  const release = () => {
+    for (const e of kept) e.removeAttribute("data-keep");
+    kept = [];
+    picture.removeAttribute("data-only");
+  };
+  const showPart = (c) => {
+    if (!sticky()) return;
+    if (c.keep) {
+      release();
+      kept = c.keep.map((sel) => picture.querySelector(sel)).filter(Boolean);
+      for (const e of kept) e.setAttribute("data-keep", "");
+      if (kept.length) picture.setAttribute("data-only", "");
+    }
+    if (picture.scrollHeight <= picture.clientHeight + 1) return;
+    const part = c.shows && picture.querySelector(c.shows);
+    if (!part) return;
+    const top = part.getBoundingClientRect().top - picture.getBoundingClientRect().top + picture.scrollTop;
+    const fit = c.showsEnd ? top + part.offsetHeight - picture.clientHeight + 4 : top - 4;
+    picture.scrollTo({ top: Math.max(0, fit), behavior: reducedMotion() ? "auto" : "smooth" });
+  };
+  for (const c of controls) {
+    if (!c.control.shows && !c.control.keep) continue;
+    c.row.addEventListener("focusin", () => showPart(c.control));
+    c.row.addEventListener("pointerdown", () => showPart(c.control));
+    if (c.control.keep) c.row.addEventListener("focusout", (ev) => { if (!c.row.contains(ev.relatedTarget)) release(); });
+  }
   if (typeof ResizeObserver !== "undefined") {
     new ResizeObserver(([e]) => {
       root.style.setProperty("--dcglab-picture-h", `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height)}px`);
@@ -287,18 +390,32 @@ export function mount(model, el, spec) {
     const rows = spec.readouts(state, result);
     if (items.length !== rows.length) {
       live.replaceChildren(saidEl);
-      items = rows.map(([, key]) => {
+      // a row marked `true` (4th entry) continues the one before it ("at ranks 1 and 3")
+      let last = null;
+      items = rows.map(([, key, , joined]) => {
         const item = h("span", { class: "dcglab-readout" });
         const label = h("span", { class: "dcglab-readout-label" });
         const out = h("span", { class: "dcglab-readout-value", "data-out": key });
         item.append(label, " ", out);
-        live.append(item, " ");
+        if (joined && last) last.append(" ", item);
+        else { live.append(item, " "); last = item; }
         return { label, out };
       });
     }
-    saidEl.textContent = said;
+    // with quiet readouts, what changed is the line that shows: the results that moved
+    let line = said;
+    if (spec.quietReadouts && items.length) {
+      const moved = [];
+      rows.forEach(([l, , text], i) => {
+        const was = items[i].out.textContent;
+        if (was && was !== text && items[i].label.dcglabLabel === l) moved.push(`${plainText(l).replace(/[\s=:]+$/, "")} ${was} → ${text}`);
+      });
+      if (moved.length) line = `${said ? `${said} ` : ""}${moved.join("; ")}.`;
+    }
+    saidEl.textContent = line;
     rows.forEach(([label, key, text], i) => {
-      if (items[i].label.textContent !== label) items[i].label.textContent = label;
+      setRich(items[i].label, label);
+      items[i].label.dcglabLabel = label;
       items[i].out.setAttribute("data-out", key);
       if (items[i].out.textContent !== text) items[i].out.textContent = text;
     });

@@ -59,7 +59,9 @@ function placeAround(strip, order, held) {
 //           k (this row's cutoff, null for none; else the view's k),
 //           unranked (documents in no ranking: labelled d1, d2, ..., each bar its whole gain)}],
 //   gain, discount (null: no discount, the filled part is the whole gain), k, max (top grade),
-//   totals: [{row, label}] (stacks of the filled parts of the top k), ratio: text under them }
+//   totals: [{row, label, parts (optional: the pieces to stack instead of the row's filled
+//             parts), kind (optional: the stack's look, else the row's)}]
+//   (stacks of the filled parts of the top k), ratio: text under them }
 function rowCut(row, v) {
   return "k" in row ? row.k : v.k;
 }
@@ -86,7 +88,7 @@ function rankView(spec, ctx) {
   }
 
   function makeRow(row) {
-    const wrap = h("div", { class: "dcglab-strip-row" });
+    const wrap = h("div", { class: "dcglab-strip-row", "data-row": row.key });
     const title = h("div", { class: "dcglab-strip-title" });
     const cls = ["dcglab-strip", row.list ? "dcglab-editable" : "", row.kind ? `dcglab-strip-${row.kind}` : ""];
     if (row.movesOnly) cls.push("dcglab-moves-only");
@@ -177,11 +179,29 @@ function rankView(spec, ctx) {
       if (!drag) return;
       const dx = ev.clientX - drag.x;
       if (!drag.moving && Math.abs(dx) < 8) return;
+      if (!drag.moving) {
+        // the columns' centres before anything slides: where a drop lands
+        drag.centres = r.cards.map((o) => { const b = o.card.getBoundingClientRect(); return b.left + b.width / 2; });
+        drag.pitch = r.cards.length > 1 ? drag.centres[1] - drag.centres[0] : 0;
+        drag.from = index();
+      }
       drag.moving = true;
       c.card.classList.add("dcglab-dragging");
       c.card.style.transform = `translateX(${dx}px)`;
-      const to = dropIndex(r, ev.clientX);
-      r.cards.forEach((o, j) => o.card.classList.toggle("dcglab-drop", j === to && o !== c));
+      // a preview of the move: the cards between slide over by one rank, every card shows
+      // the rank it would take, and the cutoff's marks follow
+      const to = nearestCentre(drag.centres, ev.clientX), from = drag.from, n = r.cards.length;
+      r.cards.forEach((o, j) => {
+        const shift = o === c ? to - j : from < to && j > from && j <= to ? -1 : to < from && j >= to && j < from ? 1 : 0;
+        if (o !== c) {
+          const t = shift ? `translateX(${shift * drag.pitch}px)` : "";
+          if (o.card.style.transform !== t) o.card.style.transform = t;
+        }
+        const at = j + shift;
+        setText(o.rank, `#${at + 1}`);
+        o.card.classList.toggle("dcglab-below", at >= r.k);
+        o.card.classList.toggle("dcglab-cut", at === r.k && r.k < n);
+      });
     });
     const end = (ev, cancelled) => {
       if (!drag) return;
@@ -189,11 +209,13 @@ function rankView(spec, ctx) {
       drag = null;
       c.card.classList.remove("dcglab-dragging");
       c.card.style.transform = "";
-      r.cards.forEach((o) => o.card.classList.remove("dcglab-drop"));
-      if (cancelled) return;
+      r.cards.forEach((o) => { o.card.classList.remove("dcglab-drop"); o.card.style.transform = ""; });
       const i = index();
+      const to = d.moving ? nearestCentre(d.centres, ev.clientX) : i;
+      // the preview's ranks and marks go back unless the move redraws them
+      if (d.moving && (cancelled || to === i)) ctx.refresh();
+      if (cancelled) return;
       if (d.moving) {
-        const to = dropIndex(r, ev.clientX);
         if (to !== i) move(r, i, to);
       } else if (!r.movesOnly) {
         const g = gradeAt(c, ev.clientY);
@@ -205,11 +227,10 @@ function rankView(spec, ctx) {
   }
 
   // The rank whose column centre is nearest to a pointer's x.
-  function dropIndex(r, x) {
+  function nearestCentre(centres, x) {
     let best = 0, dist = Infinity;
-    r.cards.forEach((o, j) => {
-      const b = o.card.getBoundingClientRect();
-      const d = Math.abs(b.left + b.width / 2 - x);
+    centres.forEach((cx, j) => {
+      const d = Math.abs(cx - x);
       if (d < dist) { dist = d; best = j; }
     });
     return best;
@@ -279,7 +300,7 @@ function rankView(spec, ctx) {
         // another ranking, not a change of this one: no ghosts, no animation from the old bars
         for (const c of r.all || []) { c.fillPx = c.barPx = null; c.dg = undefined; }
       }
-      setText(r.title, row.title);
+      setRich(r.title, row.title);
       fills[row.key] = drawRow(r, row, v, w);
     }
     for (const [key, r] of rows) if (!seen.has(key)) { r.wrap.remove(); rows.delete(key); }
@@ -313,6 +334,7 @@ function rankView(spec, ctx) {
 
   function drawRow(r, row, v, w) {
     const g = row.grades, n = g.length, k = Math.min(rowCut(row, v) ?? n, n);
+    r.k = k;
     const editable = Boolean(row.list);
     const rowGain = row.gain ?? v.gain, scale = ctx.scales[JSON.stringify(rowGain)];
     if (r.all === undefined || r.all.length !== n) {
@@ -370,7 +392,8 @@ function rankView(spec, ctx) {
       c.barPx = barPx;
       c.fillPx = fillPx;
       c.dg = dg;
-      const gl = rowGain === "linear" ? "" : ` → ${gainLabel(g[i], rowGain)}`;
+      // another gain: the grade, then its gain on a second line (every card of the row alike)
+      const gl = rowGain === "linear" ? "" : `\n→ ${gainLabel(g[i], rowGain)}`;
       setText(c.grade, `${g[i]}${gl}`);
       setText(c.rank, row.unranked ? `d${i + 1}` : `#${i + 1}`);
       const what = (row.unranked ? `document d${i + 1}, not ranked` : `rank ${i + 1}`)
@@ -379,10 +402,10 @@ function rankView(spec, ctx) {
         + (over ? ` (weight ${fmt(w[i], 2)} > 1)` : "") + (below ? `, after the cutoff ${k}` : "")
         + (row.marks && row.marks[i] === "dcglab-missed" ? ", not retrieved" : "");
       if (editable) setText(c.sr, `, ${what}`);
-      c.what = `${row.title}. ${what.charAt(0).toUpperCase()}${what.slice(1)}.`;
+      c.what = `${plainText(row.title)}. ${what.charAt(0).toUpperCase()}${what.slice(1)}.`;
       labels.push(what);
     });
-    const name = `${row.title}. ${labels.join("; ")}`;
+    const name = `${plainText(row.title)}. ${labels.join("; ")}`;
     if (!editable && r.strip.getAttribute("aria-label") !== name) r.strip.setAttribute("aria-label", name);
     // slide moved cards from where they were
     if (reorder && r.pitch) order.forEach((c, i) => {
@@ -398,7 +421,8 @@ function rankView(spec, ctx) {
     const totals = v.totals || [];
     totalsBox.hidden = totals.length === 0;
     if (!totals.length) return;
-    const sums = totals.map((t) => (fills[t.row] || []).reduce((a, b) => a + b, 0));
+    const pieces = totals.map((t) => t.parts || fills[t.row] || []);
+    const sums = pieces.map((p) => p.reduce((a, b) => a + b, 0));
     const top = Math.max(1e-12, ...sums);
     while (totalsEls.length < totals.length) {
       const col = h("div", { class: "dcglab-total", role: "img" });
@@ -417,7 +441,7 @@ function rankView(spec, ctx) {
     }
     totals.forEach((t, j) => {
       const e = totalsEls[j];
-      const parts = fills[t.row] || [];
+      const parts = pieces[j];
       const scale = BAR_PX / top;
       while (e.segs.length < parts.length) {
         const seg = h("span", { class: "dcglab-seg" });
@@ -441,7 +465,7 @@ function rankView(spec, ctx) {
       e.sum = sums[j];
       setText(e.label, t.label);
       setText(e.value, fmt(sums[j]));
-      const cls = `dcglab-total dcglab-total-${kinds[t.row]}`;
+      const cls = `dcglab-total dcglab-total-${t.kind || kinds[t.row]}`;
       if (e.col.className !== cls) e.col.className = cls;
       const name = `${t.label} = ${fmt(sums[j])}`;
       if (e.col.getAttribute("aria-label") !== name) e.col.setAttribute("aria-label", name);

@@ -1,10 +1,10 @@
 // Chapter 9: nDCG, AP, RR, RBP and ERR, and what each rank adds to each of them.
 const MEASURES = [
-  ["ndcg", "nDCG", "g_i / log2(i+1) / IDCG"],
+  ["ndcg", "nDCG", "g_{i} / log₂(i + 1) / IDCG"],
   ["ap", "AP", "P@i / R at each relevant rank"],
   ["rr", "RR", "1/i at the first relevant rank"],
-  ["rbp", "RBP", "(1 − p) p^(i−1) if relevant"],
-  ["err", "ERR", "P(reach i) × R_i / i"],
+  ["rbp", "RBP", "(1 − p) p^{i−1} if relevant"],
+  ["err", "ERR", "P(reach i) × s_{i} / i"],
 ];
 
 export default explorer({
@@ -27,6 +27,7 @@ export default explorer({
   predict: {
     question: (s) => `the patience p falls from ${s.p} to 0.5 (a reader who gives up sooner). Does RBP go up, down or stay the same?`,
     choices: UP_DOWN,
+    fits: (s) => s.p > 0.5,
     apply: (s) => Object.assign(s, { p: 0.5 }),
     answer: (a, b) => direction(a, b, "rbp"),
     why: (a, b, s) => `RBP went from ${fmt(a.rbp)} to ${fmt(b.rbp)}. An impatient reader puts more weight on rank 1, `
@@ -39,7 +40,12 @@ export default explorer({
     const xs = s.grades.map((_, i) => i + 1);
     // each panel on its own axis, up to its largest bar (a shared axis left RBP's and
     // ERR's bars a few pixels tall); the bars of a panel add up to its score
-    const topOf = (key) => Math.max(1e-12, ...parts[key].concat(pin ? pin.parts[key] : []));
+    // the axis ends at one of five round values, always a labelled tick, so that panels of
+    // similar range share a scale and a bar's height is read against its own axis
+    const topOf = (key) => {
+      const big = Math.max(1e-12, ...parts[key].concat(pin ? pin.parts[key] : []));
+      return [0.2, 0.4, 0.6, 0.8, 1].find((t) => big <= t + 1e-9) ?? big;
+    };
     const tools = node("div", { class: "dcglab-presets" });
     const pinButton = node("button", { type: "button", class: "dcglab-chip dcglab-pin" }, "Pin this state");
     pinButton.on = { click: () => {
@@ -75,9 +81,11 @@ export default explorer({
         title = `${name} = ${value} (pinned: ${was})`;
       }
       row.append(chart(series, { title, xlabel: "rank i", xticks: xs, xmin: 0.5,
-        xmax: xs.length + 0.5, ymin: 0, ymax: topOf(key) * 1.1, width: 300, height: 170, alt: `${name} = ${value}` }));
+        xmax: xs.length + 0.5, ymin: 0, ymax: topOf(key), width: 300, height: 170, alt: `${name} = ${value}` }));
     }
     out.append(row);
+    out.append(para("Each panel has its own axis, ending at 0.2, 0.4, 0.6, 0.8 or 1 (its top tick): "
+      + "compare the numbers on the axes, not the heights of bars in different panels."));
   },
   readouts: (s, r) => [
     ["nDCG =", "ndcg", fmtNdcg(r.ndcg)], ["AP =", "ap", fmt(r.ap)],
