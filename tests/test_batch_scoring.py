@@ -81,6 +81,20 @@ def test_scikit_learn_ideal_from_items_and_tie_averaging(references):
             assert np.isnan(ours.loc[q, "ndcg"])
 
 
+def test_trec_measures_do_not_depend_on_the_blocks(monkeypatch):
+    """trec_eval's own measures are computed a block of queries at a time, on two
+    threads: blocks of one query each give the same values, bit for bit."""
+    from dcglab.evaluation.batch import all_trec
+
+    qrels, run = tie_workload(11)
+    options = {"zero_idcg": "zero", "missing": "zero", "negative_grades": "unjudged"}
+    whole = evaluate(qrels, run, ["all_trec"], **options).per_query
+    monkeypatch.setattr(all_trec, "TREC_BLOCK", 1)
+    pieces = evaluate(qrels, run, ["all_trec"], **options).per_query
+    assert len(whole) == 60 and "infAP" in whole and "relstring" in whole
+    pd.testing.assert_frame_equal(whole, pieces, check_exact=True)
+
+
 def test_batch_agrees_with_single_query_measures():
     qrels, run = tie_workload(11)
     run["score"] = np.arange(len(run), 0, -1, dtype=float)  # distinct, in file order

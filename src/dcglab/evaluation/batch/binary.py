@@ -51,11 +51,13 @@ __all__ = [
     "COUNTS",
     "FAMILIES",
     "MIN_GEO_MEAN",
+    "Packed",
     "Ranking",
     "Steps",
     "binary_measure",
     "binary_values",
     "docno_ascending",
+    "packed",
     "stand_in",
     "summary",
 ]
@@ -95,44 +97,127 @@ def _at(matrix: np.ndarray, column: np.ndarray) -> np.ndarray:
     return np.take_along_axis(matrix, column[:, None], axis=1)[:, 0]
 
 
+class Packed(NamedTuple):
+    """The true places of a boolean ``rows × width`` matrix, packed to the left.
+
+    ``columns`` is a ``rows × P`` matrix of each row's true columns, ascending
+    (``P`` the most in a row, at least 1), padded with ``width``; ``count`` the
+    true places of each row; ``flat`` their flat indices in the matrix, in row
+    order, and ``at`` where each of them is in ``columns`` (its row and place).
+    """
+
+    columns: np.ndarray
+    count: np.ndarray
+    flat: np.ndarray
+    at: tuple[np.ndarray, np.ndarray]
+
+
+def packed(mask: np.ndarray) -> Packed:
+    """The :class:`Packed` true places of ``mask``: a ranking's few relevant (or
+    judged) documents as a narrow matrix, so that sums over them skip the rest.
+
+    Examples
+    --------
+    >>> packed(np.array([[False, True, True], [False, False, False]])).columns.tolist()
+    [[1, 2], [3, 3]]
+    """
+    n, w = mask.shape
+    flat = np.flatnonzero(mask)
+    row = flat // max(w, 1)
+    count = np.bincount(row, minlength=n)
+    columns = np.full((n, max(int(count.max(initial=0)), 1)), w, dtype=np.int64)
+    first = np.cumsum(count) - count  # each row's first entry in flat
+    at = (row, np.arange(len(flat)) - first[row])
+    columns[at] = flat - row * w
+    return Packed(columns, count, flat, at)
+
+
 class Steps:
-    """The running sums a ranking's measures share, each computed once, when first
-    asked for: ``found`` (relevant documents by rank), ``ap`` (AP's running sum),
-    ``best_below`` (the best precision at or below each rank) and ``bpref``."""
+    """The sums a ranking's measures share, each computed once, when first asked for.
+
+    They are worked out on each query's relevant ranks (:attr:`hits`) rather than
+    on the whole ranking: a ranking of a thousand documents holds a few dozen
+    relevant ones, and every running sum here changes only at a relevant rank.
+    ``total`` counts each query's relevant documents retrieved, ``ap`` and
+    ``best_below`` are AP's running sum and the best precision at or below each
+    relevant rank, and ``bpref`` is bpref.
+    """
 
     def __init__(self, r: Ranking) -> None:
         self.r = r
 
     @cached_property
-    def found(self) -> np.ndarray:
-        return np.cumsum(self.r.rel, axis=1)
+    def _packed(self) -> Packed:
+        return packed(self.r.rel)
+
+    @property
+    def total(self) -> np.ndarray:
+        r"""Relevant documents retrieved by each query: :math:`\sum_i r_i`."""
+        return self._packed.count
+
+    @property
+    def hits(self) -> np.ndarray:
+        """Each query's relevant ranks (0-based, ascending): a ``queries × H`` matrix,
+        ``H`` the most relevant documents a query retrieved (at least 1), padded
+        with the ranking's width (:func:`packed`)."""
+        return self._packed.columns
+
+    def within(self, depth: float | np.ndarray | None) -> np.ndarray:
+        r"""Relevant documents in the top ``depth`` ranks of each query (a cutoff,
+        one per query, or ``None`` for the whole ranking): :math:`\sum_{i \le k} r_i`."""
+        if depth is None:
+            return self.total
+        depth = np.minimum(depth, self.r.rel.shape[1])  # the padding is at the width
+        return (self.hits < (depth[:, None] if depth.ndim else depth)).sum(axis=1)
+
+    @cached_property
+    def precision(self) -> np.ndarray:
+        """Precision at each relevant rank, :math:`j / h_j` for the j-th relevant
+        document at rank :math:`h_j` (1-based); 0 in the padding."""
+        h = self.hits
+        at = np.arange(1, h.shape[1] + 1)
+        return np.where(h < self.r.rel.shape[1], at / (h + 1), 0.0)
 
     @cached_property
     def ap(self) -> np.ndarray:
-        """Running AP sums, left to right in rank order (sequential, as trec_eval adds)."""
-        rel = self.r.rel
-        terms = np.where(rel, self.found / np.arange(1, rel.shape[1] + 1), 0.0)
-        return np.cumsum(terms, axis=1)
+        """Running AP sums at each relevant rank, left to right in rank order
+        (sequential, as trec_eval adds; the ranks between add nothing)."""
+        return np.cumsum(self.precision, axis=1)
 
     @cached_property
     def best_below(self) -> np.ndarray:
-        precision = self.found / np.arange(1, self.found.shape[1] + 1)
-        return np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+        """The best precision at or below each relevant rank. Below a relevant rank
+        precision falls until the next relevant one, so the best is at a
+        relevant rank."""
+        return np.maximum.accumulate(self.precision[:, ::-1], axis=1)[:, ::-1]
 
     @cached_property
     def bpref(self) -> np.ndarray:
-        return _bpref(self.r)
+        return _bpref(self.r, self.hits)
 
 
-def _bpref(r: Ranking) -> np.ndarray:
-    nonrel = r.judged & ~r.rel
-    above = np.cumsum(nonrel, axis=1)  # at a relevant rank, the non-relevant ones above it
+def _bpref(r: Ranking, hits: np.ndarray) -> np.ndarray:
+    """bpref from each query's relevant ranks ``hits`` (:attr:`Steps.hits`): at a
+    relevant rank, :math:`b_i` is the number of judged non-relevant documents
+    ranked above it, found by a search in their sorted flat places."""
+    n, w = r.rel.shape
+    nonrel = np.flatnonzero(r.judged & ~r.rel)
+    starts = np.arange(n, dtype=np.int64)[:, None] * w
+    above = np.searchsorted(nonrel, hits + starts) - np.searchsorted(nonrel, starts)
     cap = np.minimum(r.n_nonrel, r.n_rel)[:, None]
     share = np.divide(
         np.minimum(above, r.n_rel[:, None]), cap, out=np.zeros(above.shape), where=cap > 0
     )
-    terms = np.where(r.rel, np.where(above > 0, 1.0 - share, 1.0), 0.0)
+    terms = np.where(hits < w, np.where(above > 0, 1.0 - share, 1.0), 0.0)
     return _ratio(np.cumsum(terms, axis=1)[:, -1], r.n_rel)
+
+
+def running_at(running: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """``running[q, count[q] - 1]``: a running sum over packed places (such as
+    :attr:`Steps.hits`) after each query's first ``count`` of them; 0 where
+    ``count`` is 0."""
+    col = np.clip(count - 1, 0, running.shape[1] - 1)
+    return np.where(count > 0, _at(running, col), 0.0)
 
 
 def _half_up(x: np.ndarray) -> np.ndarray:
@@ -147,37 +232,31 @@ def _iprec(
     """Interpolated precision at a recall point: the best precision at or below the
     rank where ``rounding(point * R)`` relevant documents are found (all ranks for
     0); trec_eval 10 rounds half up (C's ``lround``)."""
-    found = s.found
     need = rounding(point * r.n_rel)
-    total = found[:, -1]
-    rank = np.argmax(found >= np.maximum(need, 1)[:, None], axis=1)
-    return np.where((need <= total) & (total > 0), _at(s.best_below, rank), 0.0)
-
-
-def _upto(found: np.ndarray, k: float | None) -> np.ndarray:
-    """Relevant documents found within the top ``k`` (all ranks for ``None``)."""
-    return found[:, clamp_k(k, found.shape[1]) - 1] if k else found[:, -1]
+    total = s.total
+    best = running_at(s.best_below, np.maximum(need, 1))
+    return np.where((need <= total) & (total > 0), best, 0.0)
 
 
 def _map(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
-    return _ratio(_upto(s.ap, k), r.n_rel)
+    return _ratio(running_at(s.ap, s.within(k)), r.n_rel)
 
 
 def _recip_rank(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
-    first = r.rel.argmax(axis=1)
-    hit = r.rel.any(axis=1) & (True if k is None else first < k)
+    first = s.hits[:, 0]
+    hit = (s.total > 0) & (True if k is None else first < k)
     return np.where(hit, 1.0 / (first + 1), 0.0)
 
 
 def _rprec(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
     look = np.minimum(r.n_ret, r.n_rel)
-    hits = _at(s.found, np.clip(look - 1, 0, s.found.shape[1] - 1))
-    return np.where(look > 0, _ratio(hits, r.n_rel), 0.0)
+    return np.where(look > 0, _ratio(s.within(look), r.n_rel), 0.0)
 
 
 def _judged(r: Ranking, k: float | None, s: Steps) -> np.ndarray:
     depth = r.n_ret if k is None else np.minimum(r.n_ret, k)
-    return _ratio(_upto(np.cumsum(r.judged, axis=1), k), depth)
+    top = r.judged if k is None else r.judged[:, : clamp_k(k, r.judged.shape[1])]
+    return _ratio(top.sum(axis=1), depth)
 
 
 Kernel = Callable[[Ranking, "float | None", Steps], np.ndarray]
@@ -187,9 +266,9 @@ KERNELS: dict[str, Kernel] = {
     "map": _map,
     "gm_map": _map,
     "map_cut": _map,
-    "P": lambda r, k, s: _upto(s.found, k) / k,
-    "recall": lambda r, k, s: _ratio(_upto(s.found, k), r.n_rel),
-    "success": lambda r, k, s: (_upto(s.found, k) > 0).astype(float),
+    "P": lambda r, k, s: s.within(k) / k,
+    "recall": lambda r, k, s: _ratio(s.within(k), r.n_rel),
+    "success": lambda r, k, s: (s.within(k) > 0).astype(float),
     "recip_rank": _recip_rank,
     "Rprec": _rprec,
     "bpref": lambda r, k, s: s.bpref,
@@ -228,8 +307,7 @@ def binary_measure(
     width = r.rel.shape[1]
     s = Steps(r) if steps is None else steps
     if family in COUNT_KERNELS:
-        last = s.found[:, -1] if width else np.zeros(len(r.rel), dtype=np.int64)
-        return COUNT_KERNELS[family](r, last)
+        return COUNT_KERNELS[family](r, s.total)
     if width == 0:
         return np.zeros(len(r.rel))
     return KERNELS[family](r, k, s)

@@ -21,8 +21,9 @@ megabytes, reused from block to block, instead of fresh arrays the size of the
 run, whose first touch costs a page fault per page."""
 
 
-def row_blocks(shape: tuple[int, int]) -> list[slice]:
-    """Slices of the rows of a ``shape`` matrix, about :data:`BLOCK` elements each.
+def row_blocks(shape: tuple[int, int], size: int | None = None) -> list[slice]:
+    """Slices of the rows of a ``shape`` matrix, about ``size`` elements each
+    (``None``: :data:`BLOCK`).
 
     Examples
     --------
@@ -30,7 +31,7 @@ def row_blocks(shape: tuple[int, int]) -> list[slice]:
     [slice(0, 2, None), slice(2, 4, None)]
     """
     n, w = shape
-    step = max(1, BLOCK // max(w, 1))
+    step = max(1, (BLOCK if size is None else size) // max(w, 1))
     return [slice(lo, min(lo + step, n)) for lo in range(0, n, step)]
 
 
@@ -115,11 +116,19 @@ class Grouping:
     the values are reshaped, with no per-element scatter. If the groups come in
     another order than their codes, their rows are permuted (``rows``), or, with
     ``keep_order``, left in the file's order: row ``row_of_code[c]`` then holds
-    group ``c``, and the caller renumbers the groups.
+    group ``c``, and the caller renumbers the groups. ``sizes``, the rows of each
+    group, are counted unless the caller has them already.
     """
 
-    def __init__(self, codes: np.ndarray, n_groups: int, keep_order: bool = False) -> None:
-        sizes = np.bincount(codes, minlength=n_groups)
+    def __init__(
+        self,
+        codes: np.ndarray,
+        n_groups: int,
+        keep_order: bool = False,
+        sizes: np.ndarray | None = None,
+    ) -> None:
+        if sizes is None:
+            sizes = np.bincount(codes, minlength=n_groups)
         width = max(int(sizes.max()) if len(sizes) else 0, 1)
         self.shape = (n_groups, width)
         self.order = self.flat = self.rows = self.row_of_code = None

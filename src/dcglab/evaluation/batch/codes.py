@@ -64,12 +64,14 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     return f64.view(np.uint64) ^ flip
 
 
-def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.ndarray:
+def trec_ranking(scores: np.ndarray, rows: np.ndarray | None, docno: pl.Series) -> np.ndarray:
     """Each row's columns in trec_eval's ranking order: score descending, then
     docno bytes descending (``strcmp``); padding last.
 
     ``scores`` and ``rows`` are padded matrices (padding: any score, row -1);
-    ``rows`` points into ``docno``. Each score's 64-bit key
+    ``rows`` points into ``docno``; ``None`` stands for a matrix without
+    padding whose row ``i`` holds the docnos ``i * width`` onwards (a file of
+    equal query blocks). Each score's 64-bit key
     (:func:`sortable_bits`, inverted so that higher scores come first) has its
     lowest bits replaced by its column, and a row sort of these packed keys
     orders the scores. Documents whose keys agree above the column bits (equal
@@ -85,11 +87,11 @@ def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.n
     [[1, 0, 2, 3]]
     """
     n, w = scores.shape
-    valid = rows >= 0
+    valid = None if rows is None else rows >= 0
     col = np.empty((n, w), dtype=np.uint32)  # each row's columns in rank order
     tied_at, group_starts = [], []  # documents whose key ties with a neighbour's
     for block in row_blocks(scores.shape):
-        col[block], same = _score_order(scores[block], valid[block])
+        col[block], same = _score_order(scores[block], None if valid is None else valid[block])
         tied = same.copy()
         tied[:, :-1] |= same[:, 1:]
         at = np.flatnonzero(tied)
@@ -102,7 +104,8 @@ def trec_ranking(scores: np.ndarray, rows: np.ndarray, docno: pl.Series) -> np.n
         group = np.cumsum(starts, dtype=np.uint32 if len(at) < 2**32 else np.int64)
         cell = (at // w) * w + flat[at]
         key = sortable_bits(scores.ravel()[cell])
-        frame = pl.DataFrame({"group": group, "docno": gather(docno, rows.ravel()[cell])})
+        at_docno = cell if rows is None else rows.ravel()[cell]
+        frame = pl.DataFrame({"group": group, "docno": gather(docno, at_docno)})
         sizes = np.diff(np.flatnonzero(starts), append=len(at))
         by = ["group", "docno"]  # when every group holds one score, the docno decides
         if not np.array_equal(key, np.repeat(key[starts], sizes)):
@@ -136,13 +139,14 @@ def average_ties(values: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return mean[group].reshape(values.shape)
 
 
-def _score_order(scores: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's columns sorted by score, descending (padding last), and whether
-    each sorted key equals the one before it above the column bits (a possible tie)."""
+def _score_order(scores: np.ndarray, valid: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's columns sorted by score, descending (padding, ``valid`` false,
+    last; ``None``: none), and whether each sorted key equals the one before it
+    above the column bits (a possible tie)."""
     n, w = scores.shape
     bits = max(int(w - 1).bit_length(), 1)
     low = np.uint64((1 << bits) - 1)
-    full = bool(valid.all())
+    full = valid is None or bool(valid.all())
     key = sortable_bits(scores if full else np.where(valid, scores, 0.0))
     np.invert(key, out=key)  # the highest score has the smallest key
     if not full:

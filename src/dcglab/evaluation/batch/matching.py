@@ -13,6 +13,7 @@ import polars as pl
 from dcglab.evaluation.batch.blocks import Grouping, gather, row_blocks
 
 __all__ = [
+    "docno_hashes",
     "exact_match",
     "first_repeat",
     "match_in_rows",
@@ -107,14 +108,14 @@ def match_rows(
     r_docno: pl.Series,
     run_rows: Grouping,
     r_index: np.ndarray,
+    r_hash: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """The qrels row of each run row (-1: unjudged) by docno hashes within each
     query (:func:`match_in_rows`), checked on the strings; ``None``
-    when hashes repeat or a match is not one."""
-    hashes = [
-        rows.pad(d.hash(seed=0).to_numpy(), 0)
-        for d, rows in ((r_docno, run_rows), (q_docno, judged_rows))
-    ]
+    when hashes repeat or a match is not one. ``r_hash``: the run docnos'
+    hashes (:func:`docno_hashes`), when computed already."""
+    r_hash = docno_hashes(r_docno) if r_hash is None else r_hash
+    hashes = [run_rows.pad(r_hash, 0), judged_rows.pad(docno_hashes(q_docno), 0)]
     q_index = judged_rows.pad(np.arange(len(q_docno), dtype=np.int64), -1)
     found = match_in_rows(hashes[0], r_index, hashes[1], q_index)
     if found is not None:
@@ -122,6 +123,11 @@ def match_rows(
         if not (gather(q_docno, found[hit]) == gather(r_docno, hit)).all():
             return None
     return found
+
+
+def docno_hashes(docno: pl.Series) -> np.ndarray:
+    """A 64-bit hash of each docno: the one :func:`match_rows` matches on."""
+    return docno.hash(seed=0).to_numpy()
 
 
 def exact_match(

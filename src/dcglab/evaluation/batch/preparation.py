@@ -33,6 +33,7 @@ from dcglab.evaluation.batch.codes import (
     trec_ranking,
 )
 from dcglab.evaluation.batch.levels import gain_table, read_grades
+from dcglab.evaluation.batch.matching import docno_hashes
 from dcglab.evaluation.batch.reader import Source, Table, qrels_table, raise_on_repeat, run_table
 from dcglab.evaluation.options import ConventionKeywords, Conventions
 from dcglab.formulas.gains import GainSpec
@@ -150,13 +151,23 @@ def _read_both(qrels: Source, run: Source) -> tuple[Table, Table]:
 @dataclass(frozen=True)
 class _Kept:
     """The queries evaluated, in byte order of their ids, and the rows of each
-    table that belong to them (``r_rows`` ``None``: every run row)."""
+    table that belong to them (``r_rows`` ``None``: every run row). A run row's
+    query number is its query's code in byte order (``r_code``), or under
+    ``renumber`` (:func:`_in_run_order`) query ``c`` is number ``renumber[c]``."""
 
     qids: np.ndarray
     q_query: np.ndarray  # query number of each kept qrels row
     q_rows: np.ndarray  # the kept qrels rows
-    r_query: np.ndarray  # query number of each kept run row
+    r_code: np.ndarray  # query code (byte order) of each kept run row
     r_rows: np.ndarray | None
+    r_sizes: np.ndarray  # the kept run rows of each query, by code
+    renumber: np.ndarray | None = None
+
+    def r_query(self, step: int = 1) -> np.ndarray:
+        """The query number of every ``step``-th kept run row: only the fast path's
+        block heads are needed, and the error paths' full list."""
+        codes = self.r_code[::step]
+        return codes if self.renumber is None else self.renumber[codes]
 
 
 def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
@@ -168,7 +179,8 @@ def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
         raise_on_repeat(q, q_q, q.docno, None, "qrels")
     n_codes = int(codes.max()) + 1
     in_qrels = np.bincount(q_q, minlength=n_codes) > 0
-    in_run = np.bincount(r_q, minlength=n_codes) > 0
+    r_sizes = np.bincount(r_q, minlength=n_codes)
+    in_run = r_sizes > 0
     if missing == "error" and (in_qrels & ~in_run).any():
         _refuse_missing(q, q_q, np.flatnonzero(in_qrels & ~in_run)[0], r.origin)
     keep = in_qrels & (in_run if missing == "ignore" else True)
@@ -177,13 +189,12 @@ def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
     number = np.cumsum(keep) - 1
     qids = np.array(distinct.filter(pl.Series(keep)).to_list(), dtype=object)
     q_rows = np.flatnonzero(keep[q_q])
-    r_sel = keep[r_q]
-    r_rows = None if r_sel.all() else np.flatnonzero(r_sel)
+    r_rows = None if keep[in_run].all() else np.flatnonzero(keep[r_q])  # None: every run row
     if r_rows is not None:
         r_q = r_q[r_rows]
     # every query kept: the codes are the numbers already
     r_q = r_q.astype(np.int64, copy=False) if keep.all() else number[r_q]
-    return _Kept(qids, number[q_q[q_rows]], q_rows, r_q, r_rows)
+    return _Kept(qids, number[q_q[q_rows]], q_rows, r_q, r_rows, r_sizes[keep])
 
 
 @dataclass(frozen=True)
@@ -207,7 +218,7 @@ def _lay_out(q: Table, r: Table, missing: str) -> _Layout:
     in the run file's order of queries when it is not byte order."""
     kept = _keep_queries(q, r, missing)
     nq = len(kept.qids)
-    run_rows = Grouping(kept.r_query, nq, keep_order=True)
+    run_rows = Grouping(kept.r_code, nq, keep_order=True, sizes=kept.r_sizes)
     if run_rows.row_of_code is not None:
         kept = _in_run_order(kept, run_rows.row_of_code)
     r_scores = r.value if kept.r_rows is None else r.value[kept.r_rows]
@@ -217,7 +228,7 @@ def _lay_out(q: Table, r: Table, missing: str) -> _Layout:
         judged_rows=Grouping(kept.q_query, nq),
         q_docno=q.docno if len(kept.q_rows) == len(q) else gather(q.docno, kept.q_rows),
         r_docno=r.docno if kept.r_rows is None else gather(r.docno, kept.r_rows),
-        r_index=run_rows.pad(np.arange(len(kept.r_query), dtype=np.int64), -1),
+        r_index=run_rows.pad(np.arange(len(kept.r_code), dtype=np.int64), -1),
         scores=run_rows.pad(r_scores, np.nan),
     )
 
@@ -235,21 +246,35 @@ class _Levels:
     judged_index: np.ndarray
 
 
-def _grade_levels(q: Table, r: Table, lay: _Layout) -> _Levels:
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``numpy.unique(values, return_index=True, return_inverse=True)`` for a few
+    distinct values among many: the distinct values ascending (each as its first
+    occurrence holds it), the first position of each, and each value's index
+    among them; a sort of the values and a search of each, instead of an
+    argsort."""
+    distinct = np.unique(values)
+    inverse = np.searchsorted(distinct, values)
+    first = np.full(len(distinct), len(values), dtype=np.intp)
+    np.minimum.at(first, inverse, np.arange(len(values)))
+    return values[first], first, inverse
+
+
+def _grade_levels(q: Table, r: Table, lay: _Layout, r_hash: np.ndarray) -> _Levels:
     """Each retrieved document matched with its judgment by hash
     (:func:`dcglab.evaluation.batch.codes.match_rows`; exactly on equal hashes) and both tables'
-    grades as level indices."""
+    grades as level indices; ``r_hash`` holds the hashes of the run's docnos
+    (:func:`dcglab.evaluation.batch.matching.docno_hashes`)."""
     kept = lay.kept
-    levels, level_rows, q_level = np.unique(
-        q.value[kept.q_rows], return_index=True, return_inverse=True
-    )
+    levels, level_rows, q_level = _distinct(q.value[kept.q_rows])
     unjudged = len(levels)
-    found = match_rows(lay.q_docno, lay.judged_rows, lay.r_docno, lay.run_rows, lay.r_index)
+    if kept.r_rows is not None:
+        r_hash = r_hash[kept.r_rows]
+    found = match_rows(lay.q_docno, lay.judged_rows, lay.r_docno, lay.run_rows, lay.r_index, r_hash)
     if found is None:  # equal hashes: a repeated docno (an error) or a collision
-        raise_on_repeat(r, kept.r_query, lay.r_docno, kept.r_rows, "run")
-        found = exact_match(kept.q_query, lay.q_docno, kept.r_query, lay.r_docno)
-    r_level = np.full(len(kept.r_query), unjudged, dtype=np.min_scalar_type(unjudged))
-    r_level[found >= 0] = q_level[found[found >= 0]]
+        raise_on_repeat(r, kept.r_query(), lay.r_docno, kept.r_rows, "run")
+        found = exact_match(kept.q_query, lay.q_docno, kept.r_query(), lay.r_docno)
+    # each run row's level, through its qrels row (-1, unjudged: the last entry)
+    r_level = np.append(q_level, unjudged).astype(np.min_scalar_type(unjudged))[found]
     return _Levels(
         levels=levels,
         level_rows=kept.q_rows[level_rows],
@@ -263,6 +288,7 @@ def _prepare(q: Table, r: Table, c: Conventions) -> Prepared:
     other core, cut at ``max_docs``), match the judgments, look up the gains, and
     under ``judged_only`` condense the ranking."""
     with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
+        hashed = other_core.submit(docno_hashes, r.docno)  # first: matching needs them soonest
         blocks = other_core.submit(equal_blocks, r.qid)
         # ranked while the queries are sorted out, cut at max_docs (-M)
         early = other_core.submit(_file_ranking, r, blocks, c.max_docs)
@@ -270,7 +296,7 @@ def _prepare(q: Table, r: Table, c: Conventions) -> Prepared:
         laid_out = (lay.scores, lay.r_index, lay.r_docno)
         ranked = _ranking(other_core, blocks, early, lay.run_rows, lay.kept, laid_out, c.max_docs)
         # what does not need the ranking is done while it is computed
-        lv = _grade_levels(q, r, lay)
+        lv = _grade_levels(q, r, lay, hashed.result())
         table = gain_table(lv.levels, c.gain, c.negative_grades, lv.level_rows, q)
         judged_gains = -np.sort(-table[lv.judged_index], axis=1)
         order, ranked_scores = ranked()
@@ -308,7 +334,7 @@ def _condensed(
 
 
 def _ranked(
-    scores: np.ndarray, rows: np.ndarray, docno: pl.Series, depth: int | None
+    scores: np.ndarray, rows: np.ndarray | None, docno: pl.Series, depth: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`dcglab.evaluation.batch.codes.trec_ranking` of a padded matrix cut at its first
     ``depth`` columns (``max_docs``, trec_eval's ``-M``; ``None``: all), and the
@@ -326,8 +352,7 @@ def _file_ranking(
     width = blocks.result()
     if width is None:
         return None
-    shape = (len(r) // width, width)
-    return _ranked(r.value.reshape(shape), np.arange(len(r)).reshape(shape), r.docno, depth)
+    return _ranked(r.value.reshape(len(r) // width, width), None, r.docno, depth)
 
 
 def _ranking(
@@ -354,7 +379,7 @@ def _ranking(
     if width is None or width != w:
         return pool.submit(_ranked, *laid_out, depth).result
     kept_blocks = slice(None) if kept.r_rows is None else kept.r_rows[::width] // width
-    rows = kept.r_query[::width]  # the layout's row of each kept block
+    rows = kept.r_query(width)  # the layout's row of each kept block
 
     def placed() -> tuple[np.ndarray, np.ndarray]:
         order, scores = (part[kept_blocks] for part in early.result())
@@ -375,7 +400,7 @@ def _in_run_order(kept: _Kept, row_of_code: np.ndarray) -> _Kept:
         kept,
         qids=kept.qids[np.argsort(row_of_code)],
         q_query=row_of_code[kept.q_query],
-        r_query=row_of_code[kept.r_query],
+        renumber=row_of_code,
     )
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Unpack
 
@@ -111,29 +112,47 @@ def compute(
     if index.shape[1] == 0:  # nothing ranked (max_docs=0): one unjudged place of gain 0
         index = np.full((len(index), 1), len(p.levels), dtype=index.dtype)
         keys = np.full(index.shape, np.nan)
+    rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
+    qids = p.qids[rows]
+    trec = [m for m in specs if m.record.kernel == "trec"]
+    binary = [m for m in specs if m.record.kernel == "binary"]
+    users = [m for m in specs if m.record.kernel == "user"]
+
+    def others() -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        values = binary_values(binary, p, index, c.relevance_level, c.corrected, c.ir_measures)
+        values |= user_values(users, p, index, keys[:, : index.shape[1]], c.ir_measures)
+        dcgs = [m for m in specs if m.name not in values and m.record.kernel != "trec"]
+        return values, _dcg_values(dcgs, p, index, keys, c, rows, qids)
+
+    # the other measures on one core while the first blocks of trec_eval's own
+    # measures go on the other; then both cores take the remaining blocks
+    with ThreadPoolExecutor(2) as cores:  # numpy releases the GIL on large arrays
+        pending = cores.submit(others)
+        values = trec_values(trec, p, index, c.relevance_level, c.corrected, cores)
+        done, ranked = pending.result()
+    values |= done
+    out = {m.name: ranked[m.name] if m.name in ranked else values[m.name][rows] for m in specs}
+    dcg_names = {m.name for m in specs if m.record.kernel == "dcg"}
+    refuse_non_finite(out, qids, c.zero_idcg, dcg_names)
+    return BatchResult(qids, out, {m.name: m for m in specs})
+
+
+def _dcg_values(
+    specs: Sequence[Measure],
+    p: Prepared,
+    index: np.ndarray,
+    keys: np.ndarray,
+    c: Conventions,
+    rows: slice | np.ndarray,
+    qids: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """The DCG measures of ``specs`` from their curves (:func:`_dcg_curves`, one per
+    gain table), each query's value taken in the order ``rows`` (the queries
+    ``qids``)."""
     width = index.shape[1]
     out: dict[str, np.ndarray] = {}
     curves: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # by gain table, its bytes
-    binary = binary_values(
-        [m for m in specs if m.record.kernel == "binary"],
-        p,
-        index,
-        c.relevance_level,
-        c.corrected,
-        c.ir_measures,
-    )
-    binary |= trec_values(
-        [m for m in specs if m.record.kernel == "trec"], p, index, c.relevance_level, c.corrected
-    )
-    binary |= user_values(
-        [m for m in specs if m.record.kernel == "user"], p, index, keys[:, :width], c.ir_measures
-    )
-    rows = slice(None) if p.byte_order is None else p.byte_order  # results in byte order
-    qids = p.qids[rows]
     for m in specs:
-        if m.name in binary:
-            out[m.name] = binary[m.name][rows]
-            continue
         table = (
             p.level_gains
             if m.gain is None
@@ -151,9 +170,7 @@ def compute(
         cut = m.k is not None and c.ideal != "judged-uncut"
         i = (best[:, clamp_k(m.k, best.shape[1]) - 1] if cut else best[:, -1])[rows]
         out[m.name] = ndcg_ratio(d, i, c.zero_idcg, queries=qids, measure=m.name)
-    dcg_names = {m.name for m in specs if m.record.kernel == "dcg"}
-    refuse_non_finite(out, qids, c.zero_idcg, dcg_names)
-    return BatchResult(qids, out, {m.name: m for m in specs})
+    return out
 
 
 def _trec_walk(p: Prepared, m: Measure, index: np.ndarray) -> np.ndarray | None:

@@ -12,6 +12,7 @@ of ``qid``, ``docno`` and the numeric column, or ``None`` when a line is malform
 
 from __future__ import annotations
 
+import importlib
 import mmap
 import os
 from collections.abc import Iterator
@@ -225,6 +226,9 @@ def _fast_read(data: Path | bytes, kind: str) -> pl.DataFrame | None:
         guess = _first_separator(mm)
         pending = reader.submit(_polars, data, guess, kind, False)  # polars releases the GIL
         layout = fast_layout(mm, kind)
+        # polars loads numpy.ma the first time it takes a numpy array (~20 ms):
+        # done here, while this thread would wait for the read anyway
+        importlib.import_module("numpy.ma")
         df = pending.result()
     if layout is None:
         return None
