@@ -92,6 +92,7 @@ MEASURES = [
     "set_map",
     "set_F",
     "set_F.0.5",
+    "set_F.-1",
     "num_nonrel_judged_ret",
     "rbp",
     "rbp.p=0.5",

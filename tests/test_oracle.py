@@ -86,6 +86,22 @@ def test_close_scores_are_not_tied(trec_eval_binary: Path) -> None:
     assert ours.stdout == theirs.stdout
 
 
+def test_a_mean_of_negative_zeros_is_zero(trec_eval_binary: Path) -> None:
+    """set_F with beta -1 is -0.0 for a query whose recall is below its precision;
+    trec_eval's mean starts its sum at 0.0, so it prints 0.0000, not -0.0000."""
+    case = Case(
+        qrels="q1 0 a 1\nq1 0 b 1\nq1 0 c 1\n",
+        run="q1 Q0 a 1 2.0 t\n",
+        options=("-q",),
+        measures=("set_F.-1",),
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        theirs = trec_eval(trec_eval_binary, case, Path(tmp))
+        ours = dcglab(case, Path(tmp))
+    assert "\tq1\t-0.0000" in theirs.stdout and "\tall\t0.0000" in theirs.stdout
+    assert ours.stdout == theirs.stdout
+
+
 def test_a_missing_query_is_refused_without_c(trec_eval_binary: Path) -> None:
     """trec_eval 10.0 exits with status 4 when a qrels query has no run lines."""
     case = Case(qrels="q1 0 a 1\nq2 0 b 1\n", run="q1 Q0 a 1 1.0 t\n", measures=("map",))

@@ -66,9 +66,11 @@ class BatchResult:
         is a geometric mean (:func:`dcglab.evaluation.batch.binary.summary`). Raises ``ValueError``
         when a measure has no query left.
 
-        The values are added one by one in query order, then divided, as trec_eval
-        does: numpy's pairwise ``sum`` can differ in the last bit, which can move
-        the fourth printed decimal.
+        The values are added one by one in query order to a sum that starts at
+        0.0, then divided, as trec_eval does: numpy's pairwise ``sum`` can differ
+        in the last bit, which can move the fourth printed decimal, and a sum that
+        starts at 0.0 is never -0.0 (``set_F`` with a negative beta gives -0.0 per
+        query; trec_eval prints its mean as 0.0000).
         """
         from dcglab.evaluation.batch.binary import summary
 
@@ -85,7 +87,9 @@ class BatchResult:
                     f"{name}: every query was skipped (IDCG 0), "
                     "so the mean is undefined; choose zero_idcg='zero' or 'one'"
                 )
-            out[name] = summary(self.family(name), kept, float(np.cumsum(kept)[-1] / len(kept)))
+            out[name] = summary(
+                self.family(name), kept, float((0.0 + np.cumsum(kept)[-1]) / len(kept))
+            )
         return out
 
     def mean(self) -> pd.Series:
