@@ -104,10 +104,18 @@ OVERFLOW = """
   const cut = [];
   if (document.documentElement.scrollWidth > width + 1)
     cut.push({what: 'document', scroll: document.documentElement.scrollWidth, client: width});
+  // text for screen readers only: the visually hidden pattern, clipped to nothing by design
+  const unseen = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.position === 'absolute' && s.clip === 'rect(0px, 0px, 0px, 0px)') return true;
+    }
+    return false;
+  };
   for (const el of document.querySelectorAll('main *')) {
     // MathJax's own boxes (an inline formula's glyphs overhang its box by a few px) and
-    // text for screen readers only (clipped to 1 px by design) are not page text.
-    if (el.closest('svg, mjx-container, .MathJax, span.math, .dcglab-sr')) continue;
+    // text for screen readers only are not page text.
+    if (el.closest('svg, mjx-container, .MathJax, span.math') || unseen(el)) continue;
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.overflowX === 'visible') continue;
     if (el.scrollWidth > el.clientWidth + 2 && el.textContent.trim())
