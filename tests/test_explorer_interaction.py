@@ -445,7 +445,7 @@ def test_paired_test_bars_are_dragged_and_moved_by_keys(page, site_dir):
     want = list(start["deltas"])
     want[3] += 1
     assert state_of(root)["deltas"] == want
-    assert root.locator(".dcglab-said").text_content() == f"Query 4: A − B = +{want[3] / 100:.2f}."
+    assert root.locator(".dcglab-said").text_content() == f"Query 4: A − B = +{want[3] / 100:.3f}."
     page.keyboard.press("PageDown")
     want[3] -= 10
     assert state_of(root)["deltas"] == want

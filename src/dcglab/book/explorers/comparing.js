@@ -20,7 +20,7 @@ function setDelta(ctx, i, v, message = "") {
   ctx.write("deltas", d, message);
 }
 
-const said = (i, v) => `Query ${i + 1}: A − B = ${fmtSigned(v / 100, 2)}.`;
+const said = (i, v) => `Query ${i + 1}: A − B = ${fmtSigned(v / 100)}.`;
 
 // The per-query differences as bars that are themselves the controls: each query's column
 // is a slider (role="slider", focusable) that a pointer drags up or down and the keyboard
@@ -37,7 +37,7 @@ function differenceBars(s, r, ctx) {
   add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" },
       `A − B per query, mean ${fmtSigned(r.mean)}`);
   for (const v of [-50, -25, 0, 25, 50])
-    add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100, 2));
+    add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100));
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
   add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis" });
   // the mean line, broken where a value label would sit on it
@@ -67,13 +67,13 @@ function differenceBars(s, r, ctx) {
     // a halo in the background colour keeps the value readable where it crosses the mean line
     add("text", { x: X(i), y: v >= 0 ? Y(v) - 6 : Y(v) + 15, "text-anchor": "middle", "font-size": 11,
                   style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
-        fmtSigned(v / 100, 2));
+        fmtSigned(v / 100));
     add("text", { x: X(i), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(i + 1));
     const hit = svgNode("rect", {
       class: "dcglab-drag", x: X(i) - pitch / 2 + 1, y: m.t, width: pitch - 2, height: H - m.t - m.b,
       tabindex: "0", role: "slider", "aria-label": `query ${i + 1}: A − B`, "aria-orientation": "vertical",
       "aria-valuemin": "-0.5", "aria-valuemax": "0.5", "aria-valuenow": String(v / 100),
-      "aria-valuetext": fmtSigned(v / 100, 2), "data-query": String(i),
+      "aria-valuetext": fmtSigned(v / 100), "data-query": String(i),
     });
     hits.append(hit);
     const valueAt = (ev) => {
@@ -144,7 +144,7 @@ function randomizationChart(s, r) {
     { kind: "marker", xs: [-obs], ys: [0], color: "fg" },
   ], { title: `Randomization p = ${fmtP(r.p_rand)} (red share)`,
        xlabel: "mean A − B with the signs flipped", ylabel: "share", xmin: -edge, xmax: edge,
-       xticks: tick > 0 ? [-tick, 0, tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, width: 340, height: 210,
+       xticks: tick > 0 ? [obs < 0 ? -tick : tick, 0, obs < 0 ? tick : -tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, width: 340, height: 210,
        alt: `Of the ${all} ways to flip the signs of the differences, a share of ${fmtP(r.p_rand)} gives a mean at least as far from 0 as the observed ${fmtSigned(obs)}` });
 }
 

@@ -111,8 +111,10 @@ export default explorer({
   params: ["data", "k", "gain", "versus"],
   controls: (s) => [
     { param: "k", label: "cutoff k", min: 1, max: 100, step: 1 },
-    { param: "gain", label: "gain", options: Object.keys(s.data.gains), keep: [".dcglab-charts > figure:nth-of-type(3)"] },
-    { param: "versus", label: "compare with gain", options: Object.keys(s.data.gains), keep: [".dcglab-charts > figure:nth-of-type(3)"] },
+    { param: "gain", label: "gain", options: Object.keys(s.data.gains), swap: "versus", keep: [".dcglab-charts > figure:nth-of-type(3)"] },
+    // compared with another gain only: the current one is not offered
+    { param: "versus", label: "compare with gain", options: Object.keys(s.data.gains), swap: "gain",
+      offer: (st, o) => o !== st.gain, keep: [".dcglab-charts > figure:nth-of-type(3)"] },
   ],
   compute(s) {
     const out = {};

@@ -17,7 +17,7 @@ export default explorer({
     gain: "linear", discount: null, k: s.k,
     totals: [{ row: "system", label: `CG@${s.k} graded` }, { row: "binary", label: `CG@${s.k} binary` },
       { row: "system", kind: "dcg", label: `DCG@${s.k}`, parts: discountedGains(s.grades.slice(0, s.k), "linear", LOG2) }],
-    ratio: `CG@${s.k} adds the top ${s.k} grades: ${s.grades.slice(0, s.k).join(" + ")} = ${fmt(r.cg)}. `
+    ratio: `CG@${s.k} adds the top ${s.k} grades: ${s.grades.slice(0, s.k).join(" + ")} = ${Number.isInteger(r.cg) ? r.cg : fmt(r.cg)}. `
       + `DCG@${s.k} (faint, next chapter) adds each grade × 1/log₂(i + 1): `
       + `${discountedGains(s.grades.slice(0, s.k), "linear", LOG2).map((x) => fmt(x)).join(" + ")} = ${fmt(r.dcg)}.`,
   }),

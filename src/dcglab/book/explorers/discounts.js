@@ -48,6 +48,8 @@ export default explorer({
     // details on demand: the four weights of a rank (the inspected one, or the one pointed at)
     const tip = {
       x: s.rank, xs, pick: (i) => ctx.write("rank", i, `Inspecting rank ${i}.`),
+      // shown while the chart is pointed at (the readouts give the inspected rank's weights)
+      hoverOnly: true,
       lines: (i) => [`rank ${i}${rel ? ", relative to rank 1" : ""}`]
         .concat(families.map(([name], j) => `${name}: ${fmt(shown[j][i - 1])}`)),
     };
@@ -58,9 +60,11 @@ export default explorer({
       { xs, ys: curve({ kind: "geometric", p: s.p }), label: `geometric (RBP), p=${+s.p.toFixed(2)}`, dash: "1,3" },
       { xs, ys: curve({ kind: "reciprocal" }), label: "1/i", dash: "8,3,2,3" },
       { kind: "marker", xs: [s.rank], ys: [0], color: "marker", label: "inspected rank" },
-    ], { title: rel ? "Weight by rank, relative to rank 1 (dashed line: a tenth)" : "Weight by rank",
+    ], { title: rel ? "Weight by rank, relative to rank 1" : "Weight by rank",
          xlabel: "rank i", xticks: ticks, ymin: 0, ymax: rel ? 1.05 : undefined, refs: rel ? [0.1] : [], tip }));
-    out.append(para("Point at the chart for the weights of any rank; click to inspect it."));
+    out.append(para(rel ? "The grey dashed line across the chart marks a tenth of rank 1's weight. "
+      + "Point at the chart for the weights of any rank; click to inspect it."
+      : "Point at the chart for the weights of any rank; click to inspect it."));
   },
   readouts: (s, r) => [
     [`rank ${s.rank}: 1/log_{b}(i + 1) =`, "log", fmt(r.log)],

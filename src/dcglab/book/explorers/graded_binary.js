@@ -77,7 +77,9 @@ export default explorer({
        pick(r.ndcg_exponential_first ?? 0, r.ndcg_exponential_second ?? 0), ""],
       ["U", fmt(r.ap_first), fmtNdcg(r.ndcg_linear_first), fmtNdcg(r.ndcg_exponential_first), s.first.join(" ")],
       ["V", fmt(r.ap_second), fmtNdcg(r.ndcg_linear_second), fmtNdcg(r.ndcg_exponential_second), s.second.join(" ")],
-    ], `AP and nDCG@${k} of U and V; the verdicts come first`, { cellClass: (i, j) => (j === 4 ? "dcglab-nowrap" : "") }));
+    ], `AP and nDCG@${k} of U and V; the verdicts come first`, {
+      // the verdicts (U or V) line up with the numbers under them; the grades stand apart
+      cellClass: (i, j) => (j === 4 ? "dcglab-nowrap dcglab-gap" : i === 0 && j > 0 ? "dcglab-right" : "") }));
   },
   quietReadouts: true,
   readouts: (s, r) => [

@@ -9,7 +9,8 @@ function idealWithMarks(s) {
   const order = judged.map((g, i) => [g, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   return {
     grades: idealOrder(judged, "linear"),
-    marks: order.map(([, i]) => (i >= s.retrieved.length ? "dcglab-missed" : "")),
+    // a missed document carries its name from the strip of missed documents (d1, d2, ...)
+    marks: order.map(([, i]) => (i >= s.retrieved.length ? `dcglab-missed dcglab-doc-${i - s.retrieved.length + 1}` : "")),
   };
 }
 

@@ -191,11 +191,13 @@ const quizExplorer = (() => {
                        "Load into the explorer"),
                     ` of chapter ${shownIn}`
                     // another chapter's explorer than the one the question is taught in: say so
-                    + (taughtIn && taughtIn !== shownIn ? `, which shows these numbers (Chapter ${taughtIn} teaches them).` : "."));
+                    + (taughtIn && taughtIn !== shownIn ? `, which shows these numbers (Chapter ${taughtIn} teaches them).` : ".")
+                    + (x.explore.note ? ` ${x.explore.note}` : ""));
         form.append(load);
       }
       item.append(form);
 
+      let misses = 0;
       const say = (verdict, message) => {
         feedback.textContent = message;
         feedback.setAttribute("data-verdict", verdict);
@@ -234,8 +236,16 @@ const quizExplorer = (() => {
         }
         if (got === null) return say("invalid", "Choose one of the options first.");
         if (got === s.answer) return say("right", `✓ Right. ${explain(x.why, s)}`);
-        return say("wrong", `✗ Not right: ${explain(x.feedback[got], s)} `
-          + "Try another option, or press Show answer.");
+        // the first wrong choice gets the way to the answer, its numbers held back (a second
+        // wrong choice, or Show answer, gives them): the next try is then worked, not looked up
+        misses += 1;
+        const full = explain(x.feedback[got], s);
+        const hint = full.replace(/[−-]?\d+\.\d+/g, "…");
+        if (misses === 1 && hint !== full) {
+          return say("wrong", `✗ Not right: ${hint} Work out the numbers and try again; a second wrong `
+            + "choice shows them, as does Show answer.");
+        }
+        return say("wrong", `✗ Not right: ${full} Try another option, or press Show answer.`);
       });
       reveal.addEventListener("click", () => {
         const answer = q.form === "number" ? show(s.answer) : `“${q.choices[s.answer]}”`;

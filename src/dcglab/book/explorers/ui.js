@@ -186,6 +186,13 @@ function makeControl(c, onInput) {
       if (c.why) setText(why, now.disabled && shown ? c.why : "");
     }
     if (now.max !== last.max && now.max !== null) input.max = now.max;
+    // a select may leave out options that make no sense in a state (`offer(state, option)`)
+    if (c.offer) {
+      for (const o of input.options) {
+        const off = !c.offer(state, o.value);
+        if (o.disabled !== off) { o.disabled = off; o.hidden = off; }
+      }
+    }
     if (now.value !== last.value || input.value !== now.value) {
       input.value = now.value;
       if (!c.options) value.textContent = now.value;

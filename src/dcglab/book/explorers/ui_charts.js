@@ -209,8 +209,16 @@ export function chart(series, opts) {
   for (const yv of ticks)
     add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits).replace(/^-/, "−"));
   const xt = opts.xticks || [xmin, xmax];
-  for (const xv of xt)
-    add("text", { x: X(xv), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, opts.xfmt ? opts.xfmt(xv) : String(xv).replace(/^-/, "−"));
+  // tick labels in the order given (the first ones matter most); one that would touch a
+  // label already written is left out
+  const written = [];
+  for (const xv of xt) {
+    const text = opts.xfmt ? opts.xfmt(xv) : String(xv).replace(/^-/, "−");
+    const half = 3.5 * text.length + 2, x = X(xv);
+    if (written.some(([a, b]) => x - half < b && a < x + half)) continue;
+    written.push([x - half, x + half]);
+    add("text", { x, y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, text);
+  }
   if (opts.xlabel)
     richInto(add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }), opts.xlabel, true);
   if (opts.ylabel)
@@ -328,7 +336,17 @@ export function chart(series, opts) {
       if (a0 < b1 && b0 < a1 && c.attrs.y - names[j].attrs.y < 12) c.attrs.y = names[j].attrs.y + 12;
     }
   });
-  for (const c of counts) add("text", c.attrs, c.text);
+  // counts in circles: the largest first, and a count whose box would touch one already
+  // written is left out (its circle's tooltip still gives it)
+  const placed = [];
+  const nums = counts.filter((c) => !c.name).sort((a, b) => Number(b.text) - Number(a.text));
+  const keep = new Set(nums.filter((c) => {
+    const w = 6.6 * c.text.length + 2, x0 = c.attrs.x - w / 2, y0 = c.attrs.y - 11;
+    if (placed.some(([a, b, aw]) => x0 < a + aw && a < x0 + w && y0 < b + 12 && b < y0 + 12)) return false;
+    placed.push([x0, y0, w]);
+    return true;
+  }));
+  for (const c of counts) if (c.name || keep.has(c)) add("text", c.attrs, c.text);
   if (series.some((s) => s.tips)) {
     const g = add("g", { class: "dcglab-point-tip", "aria-hidden": "true", visibility: "hidden", style: "pointer-events: none" });
     g.append(svgNode("rect", { rx: 4, x: 0, y: 0, width: 10, height: 22, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));

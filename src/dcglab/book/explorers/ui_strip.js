@@ -77,7 +77,7 @@ function rankView(spec, ctx) {
   let kinds = {};
   const legend = h("div", { class: "dcglab-help dcglab-key" });
   let legendKey = "";
-  let quiet = false;
+  let quiet = false, previewing = false;
   let ratioEl = null;
   // the details line: the pointed or focused card's numbers (aria-hidden: a card's name has them)
   const detail = h("p", { class: "dcglab-detail", "aria-hidden": "true" });
@@ -184,6 +184,7 @@ function rankView(spec, ctx) {
         drag.centres = r.cards.map((o) => { const b = o.card.getBoundingClientRect(); return b.left + b.width / 2; });
         drag.pitch = r.cards.length > 1 ? drag.centres[1] - drag.centres[0] : 0;
         drag.from = index();
+        drag.to = drag.from;
       }
       drag.moving = true;
       c.card.classList.add("dcglab-dragging");
@@ -202,6 +203,14 @@ function rankView(spec, ctx) {
         o.card.classList.toggle("dcglab-below", at >= r.k);
         o.card.classList.toggle("dcglab-cut", at === r.k && r.k < n);
       });
+      // the other strips and the stacks show the move the drop would make
+      if (to !== drag.to) {
+        drag.to = to;
+        if (!drag.restore) drag.restore = snapshot();
+        const s = ctx.state();
+        writeInto(s, r.list, moved(readParam(s, r.list), from, to));
+        update(s, ctx.compute(s), r);
+      }
     });
     const end = (ev, cancelled) => {
       if (!drag) return;
@@ -212,7 +221,8 @@ function rankView(spec, ctx) {
       r.cards.forEach((o) => { o.card.classList.remove("dcglab-drop"); o.card.style.transform = ""; });
       const i = index();
       const to = d.moving ? nearestCentre(d.centres, ev.clientX) : i;
-      // the preview's ranks and marks go back unless the move redraws them
+      if (d.restore) d.restore();
+      // the preview's ranks, marks, strips and stacks go back unless the move redraws them
       if (d.moving && (cancelled || to === i)) ctx.refresh();
       if (cancelled) return;
       if (d.moving) {
@@ -265,7 +275,9 @@ function rankView(spec, ctx) {
     ctx.write(r.list, list, `Rank ${i + 1} now has grade ${g}.`);
   }
 
-  function update(state, result) {
+  // hold: the strip whose card is being dragged; the other strips and the stacks are drawn
+  // from the move it previews (state), the held strip as the drag leaves it
+  function update(state, result, hold = null) {
     const v = spec(state, result, ctx);
     box.hidden = v.rows.length === 0;
     if (box.hidden) return;
@@ -288,7 +300,8 @@ function rankView(spec, ctx) {
     // a strip that shows another list (chapter 10's query): every bar and stack shows other
     // documents, so no "before your last change" ghost anywhere
     const switched = v.rows.some((row) => row.list && rows.has(row.key) && rows.get(row.key).list !== row.list);
-    quiet = ctx.jump || switched;
+    quiet = ctx.jump || switched || Boolean(hold);
+    previewing = Boolean(hold);
     for (const row of v.rows) {
       seen.add(row.key);
       if (!rows.has(row.key)) rows.set(row.key, makeRow(row));
@@ -301,7 +314,7 @@ function rankView(spec, ctx) {
         for (const c of r.all || []) { c.fillPx = c.barPx = null; c.dg = undefined; }
       }
       setRich(r.title, row.title);
-      fills[row.key] = drawRow(r, row, v, w);
+      fills[row.key] = r === hold ? filledParts(row, v, w) : drawRow(r, row, v, w);
     }
     for (const [key, r] of rows) if (!seen.has(key)) { r.wrap.remove(); rows.delete(key); }
     help.hidden = !v.rows.some((row) => row.list);
@@ -330,6 +343,23 @@ function rankView(spec, ctx) {
     if (detailOf && !detailOf.card.isConnected) showDetail(null);
     else setText(detail, detailOf ? detailOf.what : "Point at a card, or focus it, for its numbers.");
     drawTotals(v, fills, switched);
+  }
+
+  // the filled parts of a row's top k (what its stacks add), without drawing it
+  function filledParts(row, v, w) {
+    const k = Math.min(rowCut(row, v) ?? row.grades.length, row.grades.length), gain = row.gain ?? v.gain;
+    return row.grades.slice(0, k).map((x, i) => (row.unranked ? gainValue(x, gain) : gainValue(x, gain) * w[i]));
+  }
+
+  // what a drag's preview overwrites (each card's and stack's last drawn values), put back
+  // when the drag ends, so the move's own drawing compares with the state before it
+  function snapshot() {
+    const cards = [...rows.values()].flatMap((r) => (r.all || []).map((c) => [c, c.dg, c.barPx, c.fillPx]));
+    const stacks = totalsEls.map((e) => [e, e.px, e.sum]);
+    return () => {
+      for (const [c, dg, barPx, fillPx] of cards) Object.assign(c, { dg, barPx, fillPx });
+      for (const [e, px, sum] of stacks) Object.assign(e, { px, sum });
+    };
   }
 
   function drawRow(r, row, v, w) {
@@ -407,10 +437,11 @@ function rankView(spec, ctx) {
     });
     const name = `${plainText(row.title)}. ${labels.join("; ")}`;
     if (!editable && r.strip.getAttribute("aria-label") !== name) r.strip.setAttribute("aria-label", name);
-    // slide moved cards from where they were
+    // slide moved cards from where they were (a card new to the strip has no place to slide from)
     if (reorder && r.pitch) order.forEach((c, i) => {
-      const dx = (was.get(r.ids[i]) - i) * r.pitch;
-      if (dx !== 0) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
+      const from = was.get(r.ids[i]);
+      const dx = from === undefined ? 0 : (from - i) * r.pitch;
+      if (Number.isFinite(dx) && dx !== 0) animateFrom(c.card, [{ transform: `translateX(${dx}px)` }, { transform: "none" }]);
     });
     parts.boost = boost;
     return parts;
@@ -453,7 +484,7 @@ function rankView(spec, ctx) {
         if (i < parts.length) setStyle(seg, "height", `${parts[i] * scale}px`);
       });
       const px = sums[j] * scale;
-      const moved = e.px !== null && !ctx.jump && !switched;
+      const moved = e.px !== null && !ctx.jump && !switched && !previewing;
       if (moved && Math.abs(e.px - px) > 0.5) animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
       // a ghost only where the sum changed (not where the scale did), at the old sum on the current scale
       if (moved && Math.abs(e.sum - sums[j]) * scale > 0.5) {

@@ -10,6 +10,8 @@ const MEASURES = [
 export default explorer({
   name: "user_models",
   title: "User models: one ranking, five measures",
+  // on a phone the measures' panels are the band (the patience changes only RBP's)
+  picture: "view",
   params: ["grades", "p"],
   controls: () => [{ param: "p", label: "patience p (RBP)", min: 0.5, max: 0.95, step: 0.05 }],
   compute: (s) => ({

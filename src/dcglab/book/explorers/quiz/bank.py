@@ -47,11 +47,13 @@ def _need(cond: bool, where: str, message: str) -> None:
 
 def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
     """An explorer's state patch, lists padded with grade 0 to the explorer's length;
-    refused unless every key is a parameter of the explorer with a value of its type."""
+    refused unless every key is a parameter of the explorer with a value of its type.
+    An optional 'note' says how the explorer shows the question's numbers."""
     _need(
-        isinstance(spec, dict) and set(spec) == {"doc", "name", "state"},
+        isinstance(spec, dict)
+        and {"doc", "name", "state"} <= set(spec) <= {"doc", "name", "state", "note"},
         where,
-        "must have 'doc' (the chapter that shows it), 'name' and 'state'",
+        "must have 'doc' (the chapter that shows it), 'name' and 'state' (and may have 'note')",
     )
     name = spec["name"]
     _need(name in REGISTRY and name != "quiz", where, f"name {name!r} is not an explorer")
@@ -76,7 +78,10 @@ def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
             _need(ok, f"{where}.state.{key}", f"needs a {type(base).__name__}, got {value!r}")
             value = type(base)(value)
         out[key] = value
-    return {"doc": spec["doc"], "name": name, "state": out}
+    made: dict[str, Any] = {"doc": spec["doc"], "name": name, "state": out}
+    if "note" in spec:
+        made["note"] = _filled(str(spec["note"]), inputs, f"{where}.note")
+    return made
 
 
 def link_hash(explore: dict[str, Any]) -> str:
