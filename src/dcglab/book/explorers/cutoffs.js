@@ -30,8 +30,18 @@ export default explorer({
     fits: (s) => s.k < s.grades.length,
     apply: (s) => Object.assign(s, { k: Math.min(s.k + 1, s.grades.length) }),
     answer: (a, b) => direction(a, b, "ndcg_linear"),
-    why: (a, b) => `nDCG went from ${fmt(a.ndcg_linear)} to ${fmt(b.ndcg_linear)}: DCG gained ${fmt(b.dcg - a.dcg)} `
-      + `and IDCG gained ${fmt(b.idcg - a.idcg)}. nDCG@k falls whenever the ideal gains more than the ranking does.`,
+    // nDCG@(k+1) = (DCG@k + d) / (IDCG@k + i) lies between nDCG@k and d / i, so it falls
+    // exactly when the added share d / i is below nDCG@k
+    why: (a, b) => {
+      const d = b.dcg - a.dcg, i = b.idcg - a.idcg;
+      const head = `nDCG went from ${fmtNdcg(a.ndcg_linear)} to ${fmtNdcg(b.ndcg_linear)}: DCG gained ${fmt(d)} and IDCG gained ${fmt(i)}. `;
+      if (a.ndcg_linear === null) return head + "nDCG is undefined while the ideal has gained nothing.";
+      if (Math.abs(i) < 1e-12) return head + (d > 0 ? "The ideal had nothing left to add, so the ranking's gain raised nDCG." : "Neither gained, so nDCG stayed.");
+      const share = d / i, before = a.ndcg_linear;
+      const side = Math.abs(share - before) < 1e-9 ? "equal to" : share < before ? "below" : "above";
+      return head + `The added share ${fmt(d)} / ${fmt(i)} = ${fmt(share)} is ${side} the score before, ${fmt(before)}: `
+        + "a share below the score lowers it, one above raises it.";
+    },
   },
   draw(out, s, r, ctx) {
     const n = s.grades.length;
