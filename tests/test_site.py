@@ -114,9 +114,11 @@ def _signed(v: float) -> str:
 READOUT_FORMATS = {
     ("gain_reversals", "share"): lambda v: f"{100 * v:.1f}%",
     ("paired_test", "mean"): _signed,
+    ("pool", "pooled_per_query"): lambda v: f"{v:.1f}",
 }
 """Readouts of a quantity with a format of its own (a share in per cent, a signed mean
-difference); every other score has three decimals. The value is dcglab's either way."""
+difference, a mean count with one decimal); every other score has three decimals. The
+value is dcglab's either way."""
 
 
 def _check_against_python(root) -> dict:

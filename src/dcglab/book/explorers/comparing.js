@@ -9,9 +9,17 @@ const stdError = (s) => pairedStats(differences(s)).sd / Math.sqrt(s.n);
 // The prediction halves the number of queries (at least 2 stay).
 const halved = (n) => Math.max(2, Math.ceil(n / 2));
 const fmtStat = (x) => (x === null ? "undefined (no spread)" : fmt(x));
+// The mean difference rounded once to thousandths, from the whole hundredths (half away
+// from 0), so that every place that prints it prints the same digits.
+function shownMean(s) {
+  const sum = s.deltas.slice(0, s.n).reduce((a, b) => a + b, 0);
+  return (Math.sign(sum) * Math.round(Math.abs(10 * sum) / s.n)) / 1000;
+}
 
-// The keys that move a difference (in hundredths) and by how much.
+// The keys that move a difference (in hundredths) and by how much; Shift with an arrow
+// moves 5 times as far.
 const KEY_STEPS = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: 10, PageDown: -10 };
+const SHIFT_TIMES = 5;
 
 // Query i's difference set to v hundredths (clamped); message: what the live region says.
 function setDelta(ctx, i, v, message = "") {
@@ -24,10 +32,11 @@ const said = (i, v) => `Query ${i + 1}: A − B = ${fmtSigned(v / 100)}.`;
 
 // The per-query differences as bars that are themselves the controls: each query's column
 // is a slider (role="slider", focusable) that a pointer drags up or down and the keyboard
-// moves (↑ ↓ by 0.01, Page Up / Page Down by 0.10, Home / End to the ends).
+// moves (↑ ↓ by 0.01, Shift+↑ ↓ by 0.05, Page Up / Page Down by 0.10, Home / End to the ends).
 function differenceBars(s, r, ctx) {
   const n = s.n, W = Math.min(available, 340), H = 210;
-  const m = { l: 44, r: 12, t: 24, b: 34 };
+  // the left margin holds a signed tick label ("+0.500") at 12 px
+  const m = { l: 50, r: 12, t: 24, b: 34 };
   const pitch = (W - m.l - m.r) / n;
   const X = (i) => m.l + (i + 0.5) * pitch;
   const Y = (v) => m.t + ((DELTA_MAX - v) / (2 * DELTA_MAX)) * (H - m.t - m.b);
@@ -35,7 +44,7 @@ function differenceBars(s, r, ctx) {
                                role: "group", "aria-label": `Per-query differences A − B, ${n} queries: drag a bar or use the arrow keys` });
   const add = (tag, attrs, text) => { const e = svgNode(tag, attrs, text); svg.append(e); return e; };
   add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" },
-      `A − B per query, mean ${fmtSigned(r.mean)}`);
+      `A − B per query, mean ${fmtSigned(shownMean(s))}`);
   for (const v of [-50, -25, 0, 25, 50])
     add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100));
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
@@ -57,6 +66,9 @@ function differenceBars(s, r, ctx) {
   const hits = add("g", {});
   add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "query (drag a bar)");
   const bw = Math.min(36, pitch * 0.6);
+  // value labels: one whose box would touch a label already written is left out (the
+  // bar's aria-valuetext and the status still give it)
+  const labelled = [];
   s.deltas.slice(0, n).forEach((v, i) => {
     const top = Y(Math.max(0, v)), bottom = Y(Math.min(0, v));
     add("rect", { x: X(i) - bw / 2, y: top, width: bw, height: Math.max(0, bottom - top),
@@ -65,9 +77,13 @@ function differenceBars(s, r, ctx) {
     add("line", { x1: X(i) - bw / 2 - 3, x2: X(i) + bw / 2 + 3, y1: Y(v), y2: Y(v),
                   style: "stroke: var(--dcglab-fg); stroke-width: 3; pointer-events: none" });
     // a halo in the background colour keeps the value readable where it crosses the mean line
-    add("text", { x: X(i), y: v >= 0 ? Y(v) - 6 : Y(v) + 15, "text-anchor": "middle", "font-size": 11,
-                  style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
-        fmtSigned(v / 100));
+    const ly = v >= 0 ? Y(v) - 6 : Y(v) + 15, lw = 6.4 * fmtSigned(v / 100).length + 2;
+    if (!labelled.some(([x, y]) => Math.abs(x - X(i)) < lw && Math.abs(y - ly) < 13)) {
+      labelled.push([X(i), ly]);
+      add("text", { x: X(i), y: ly, "text-anchor": "middle", "font-size": 11,
+                    style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
+          fmtSigned(v / 100));
+    }
     add("text", { x: X(i), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(i + 1));
     const hit = svgNode("rect", {
       class: "dcglab-drag", x: X(i) - pitch / 2 + 1, y: m.t, width: pitch - 2, height: H - m.t - m.b,
@@ -100,7 +116,7 @@ function differenceBars(s, r, ctx) {
       pointercancel: () => { ctx.local.drag = null; },
       keydown: (ev) => {
         const now = ctx.state().deltas[i];
-        const to = ev.key in KEY_STEPS ? now + KEY_STEPS[ev.key]
+        const to = ev.key in KEY_STEPS ? now + KEY_STEPS[ev.key] * (ev.shiftKey && ev.key.startsWith("Arrow") ? SHIFT_TIMES : 1)
           : ev.key === "Home" ? -DELTA_MAX : ev.key === "End" ? DELTA_MAX : null;
         if (to === null) return;
         ev.preventDefault();
@@ -133,19 +149,19 @@ function randomizationChart(s, r) {
   const mean = (b) => (b * bin) / (100 * n);
   const xs = bins.map(mean), width = bin / (100 * n);
   const edge = Math.max(width, (top + bin) / (100 * n));
-  const obs = observed / (100 * n);
-  const tick = Number(Math.abs(obs).toFixed(3));
+  const obs = observed / (100 * n), shown = shownMean(s);
+  const tick = Math.abs(shown);
   return chart([
     { kind: "bar", xs, ys: bins.map((b) => count.get(b) / all), color: "muted", width, share: 0.9,
       label: "other sign patterns", cls: "dcglab-all" },
     { kind: "bar", xs, ys: bins.map((b) => (far.get(b) || 0) / all), color: "c1", width, share: 0.9, cls: "dcglab-far",
       label: `as far from 0 as the observed mean or further: ${fmtP(r.p_rand)} of all ${fmtCount(all)}` },
-    { kind: "marker", xs: [obs], ys: [0], color: "fg", label: `observed mean ${fmtSigned(obs)}` },
+    { kind: "marker", xs: [obs], ys: [0], color: "fg", label: `observed mean ${fmtSigned(shown)}` },
     { kind: "marker", xs: [-obs], ys: [0], color: "fg" },
   ], { title: `Randomization p = ${fmtP(r.p_rand)} (red share)`,
        xlabel: "mean A − B with the signs flipped", ylabel: "share", xmin: -edge, xmax: edge,
        xticks: tick > 0 ? [obs < 0 ? -tick : tick, 0, obs < 0 ? tick : -tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, width: 340, height: 210,
-       alt: `Of the ${all} ways to flip the signs of the differences, a share of ${fmtP(r.p_rand)} gives a mean at least as far from 0 as the observed ${fmtSigned(obs)}` });
+       alt: `Of the ${all} ways to flip the signs of the differences, a share of ${fmtP(r.p_rand)} gives a mean at least as far from 0 as the observed ${fmtSigned(shown)}` });
 }
 
 export default explorer({
@@ -188,7 +204,7 @@ export default explorer({
       + `${fmtCount(2 ** d.length)} ways and counts how often the mean lands at least as far from 0.`));
   },
   readouts: (s, r) => [
-    ["mean A − B =", "mean", fmtSigned(r.mean)],
+    ["mean A − B =", "mean", fmtSigned(shownMean(s))],
     ["d_{z} =", "d_z", fmtStat(r.d_z)],
     ["t =", "t", fmtStat(r.t)],
     ["p (t-test) =", "p_t", fmtP(r.p_t)],

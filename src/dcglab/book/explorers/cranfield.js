@@ -187,7 +187,7 @@ export default explorer({
     const px = padFor(400 - 68), py = padFor(H - 74);
     row.append(chart([
       { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
-      { ...flip, points: true, color: "c1", label: `flipped (${total(flip)} queries)`, open: flip.xs.map(() => true) },
+      { ...flip, points: true, top: true, color: "c1", label: `flipped (${total(flip)} queries)`, open: flip.xs.map(() => true) },
     ], { title: `BM25 − TF-IDF per query at k = ${s.k}`, xlabel: `${s.gain} gain`,
          ylabel: `${s.versus} gain`, xmin: -lim - px, xmax: lim + px, ymin: -lim - py, ymax: lim + py,
          xticks: [-lim, 0, lim], zero: true, width: 400, height: H, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));

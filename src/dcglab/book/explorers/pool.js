@@ -49,7 +49,7 @@ export default explorer({
   },
   readouts: (s, r) => [
     ["Kendall's tau =", "tau", fmtTau(r.tau)],
-    ["judged per query =", "pooled_per_query", fmt(r.pooled_per_query)],
+    ["mean judged per query =", "pooled_per_query", r.pooled_per_query.toFixed(1)],
     ["mean change, pool runs =", "change_in", fmt(r.change_in)],
     ["others =", "change_out", fmtOr(r.change_out)],
     [`others' Judged@${s.data.k} =`, "judged_out", r.judged_out === null ? "—" : fmt(r.judged_out)],

@@ -230,8 +230,9 @@ export function chart(series, opts) {
     add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis", "stroke-dasharray": "2,2" });
   for (const ref of opts.refs || [])
     add("line", { x1: m.l, y1: Y(ref), x2: W - m.r, y2: Y(ref), style: "stroke: var(--dcglab-marker); stroke-width: 1.5; stroke-dasharray: 6,3" });
-  // counts written inside circles go on top of every series' points
-  const counts = [];
+  // counts written inside circles go on top of every series' points; the points of a
+  // series marked `top` go on top of those
+  const counts = [], late = [];
   series.forEach((s, j) => {
     const color = paint(s, j);
     if (s.kind === "bar") {
@@ -296,8 +297,10 @@ export function chart(series, opts) {
           // sizes: a radius per point (e.g. by how many queries share it); counts: a number
           // written inside a point large enough to hold it
           const r = s.sizes ? s.sizes[i] : rad;
-          const c = add("circle", { cx: X(x), cy: Y(s.ys[i]), r,
-                                    style: s.open && s.open[i] ? ring : `fill: ${color}` });
+          const c = svgNode("circle", { cx: X(x), cy: Y(s.ys[i]), r,
+                                        style: s.open && s.open[i] ? ring : `fill: ${color}` });
+          if (s.top) late.push(c);
+          else svg.append(c);
           c.append(svgNode("title", {}, s.titles[i]));
           // a tip with the point's numbers while it is pointed at (as the line charts' tip)
           if (s.tips) c.on = { pointerenter: (ev) => pointTip(ev, s.titles[i], X(x), Y(s.ys[i]), W),
@@ -347,6 +350,7 @@ export function chart(series, opts) {
     return true;
   }));
   for (const c of counts) if (c.name || keep.has(c)) add("text", c.attrs, c.text);
+  svg.append(...late);
   if (series.some((s) => s.tips)) {
     const g = add("g", { class: "dcglab-point-tip", "aria-hidden": "true", visibility: "hidden", style: "pointer-events: none" });
     g.append(svgNode("rect", { rx: 4, x: 0, y: 0, width: 10, height: 22, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));

@@ -340,18 +340,15 @@ export function mount(model, el, spec) {
     cue.hidden = !n && !over;
     cue.textContent = n ? `Show the whole picture (${n} more part${n > 1 ? "s" : ""}) ↓` : "More of the picture below: scroll it ↓";
   };
-  // parts that do not fit the band whole are scaled down to this, at the least
-  const MIN_ZOOM = 0.74;
-  const unzoom = () => { for (const e of picture.querySelectorAll("[data-zoom]")) { e.style.zoom = ""; e.removeAttribute("data-zoom"); } };
   const overflows = () => picture.scrollHeight > picture.clientHeight + 1;
-  // want: the parts to show, the first ones first (none: the picture's own order). A
-  // picture taller than the band keeps the band's height whatever it shows, so nothing
-  // below it moves when a control changes what the band holds.
+  // want: the parts to show, the first ones first (none: the picture's own order); the
+  // room left is filled with the other parts that fit whole. Parts keep their size (no
+  // scaling). A picture taller than the band keeps the band's height whatever it shows,
+  // so nothing below it moves when a control changes what the band holds.
   let lastWant = null;
   const fitBand = (want) => {
     lastWant = want && want.length ? want.slice() : null;
     release();
-    unzoom();
     cue.hidden = true;
     picture.style.height = "";
     picture.style.maxHeight = "";
@@ -365,9 +362,9 @@ export function mount(model, el, spec) {
     const chrome = 46;
     const show = [];
     let used = 0;
-    for (const e of want && want.length ? want : parts) {
+    for (const e of want && want.length ? [...want, ...parts] : parts) {
       if (show.includes(e) || !hs.has(e)) continue;
-      if (show.length && (used + hs.get(e)) * MIN_ZOOM > limit - chrome) continue;
+      if (show.length && used + hs.get(e) > limit - chrome) continue;
       show.push(e);
       used += hs.get(e);
     }
@@ -376,11 +373,6 @@ export function mount(model, el, spec) {
     picture.setAttribute("data-only", "");
     picture.style.height = picture.style.maxHeight = `${limit}px`;
     setCue(false);
-    const room = limit - (picture.scrollHeight - used);
-    if (used > room) {
-      const zoom = Math.max(MIN_ZOOM, Math.floor((room / used) * 100) / 100);
-      for (const e of show) { e.style.zoom = String(zoom); e.setAttribute("data-zoom", ""); }
-    }
     setCue(overflows());
     picture.scrollTop = 0;
   };
@@ -390,7 +382,6 @@ export function mount(model, el, spec) {
       const first = hiddenParts[0];
       hiddenParts = [];
       release();
-      unzoom();
       setCue(overflows());
       const top = first.getBoundingClientRect().top - picture.getBoundingClientRect().top + picture.scrollTop;
       picture.scrollTo({ top: Math.max(0, top - 4), behavior: "auto" });
