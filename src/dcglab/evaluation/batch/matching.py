@@ -26,13 +26,18 @@ __all__ = [
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd 64-bit constant (2^64 over the golden ratio)
 
 
+def docno_hashes(docno: pl.Series) -> np.ndarray:
+    """A 64-bit hash of each docno: the one :func:`match_rows` matches on."""
+    return docno.hash(seed=0).to_numpy()
+
+
 def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:
     """A 64-bit key for each (query code, docno) pair: the docno's hash XOR the
     code times an odd constant. Equal pairs have equal keys; two distinct pairs
     share one with a chance of about 2^-64, so every use verifies its matches."""
     keys = query.astype(np.uint64)
     keys *= _MIX
-    keys ^= docno.hash(seed=0).to_numpy()
+    keys ^= docno_hashes(docno)
     return keys
 
 
@@ -123,11 +128,6 @@ def match_rows(
         if not (gather(q_docno, found[hit]) == gather(r_docno, hit)).all():
             return None
     return found
-
-
-def docno_hashes(docno: pl.Series) -> np.ndarray:
-    """A 64-bit hash of each docno: the one :func:`match_rows` matches on."""
-    return docno.hash(seed=0).to_numpy()
 
 
 def exact_match(
