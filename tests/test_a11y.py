@@ -7,9 +7,10 @@
   (line, point, bar, hatch, cutoff marker) has at least 3:1 against the explorer's
   background and every chart label 4.5:1, in both modes (axe does not look inside SVG).
 * Wide tables sit in a labelled, focusable box that scrolls on its own.
-* At 390x844 (a phone) no page scrolls sideways, and each explorer's picture (its rank
-  strip or charts) stays on screen, above the slider, while its last slider is used, and
-  its readouts (the numbers the slider changes) stay on screen below it.
+* At 390x844 (a phone) no page scrolls sideways. In every explorer, each slider and
+  select, used by a reader who has scrolled into the explorer, is the topmost element at
+  its own centre (nothing covers it), does not move while it is used, and the readouts
+  it changes are on screen, below the page's header.
 """
 
 from __future__ import annotations
@@ -146,61 +147,88 @@ def test_no_sideways_scroll_on_a_phone(browser, http_server, site_dir, rel):
         assert wide["scroll"] <= wide["width"], wide
 
 
-PICTURE_IN_VIEW_JS = """
+#: The sliders and selects of an explorer that a reader can use now (open disclosures
+#: first), each marked with its index in ``data-used``.
+USABLE_JS = """
 root => {
-  const pic = root.querySelector('.dcglab-picture');
-  const usable = (e) => !e.disabled && e.offsetParent !== null && !e.closest('[hidden]');
-  const sliders = Array.from(root.querySelectorAll('input[type="range"][data-param]'));
-  const shown = Boolean(pic && !pic.hidden && pic.offsetParent !== null);
-  return {picture: shown, sliders: sliders.filter(usable).length};
+  root.querySelectorAll('details.dcglab-group').forEach((d) => { d.open = true; });
+  const all = root.querySelectorAll('.dcglab-control input[type="range"], .dcglab-control select');
+  const usable = Array.from(all)
+    .filter((e) => !e.disabled && e.offsetParent !== null && !e.closest('[hidden]'));
+  usable.forEach((e, i) => e.setAttribute('data-used', String(i)));
+  return usable.length;
 }
 """
 
-IN_VIEW_JS = """
-root => {
-  const pic = root.querySelector('.dcglab-picture');
-  const slider = document.activeElement;
-  const p = pic.getBoundingClientRect(), s = slider.getBoundingClientRect();
-  const r = root.querySelector('.dcglab-readouts').getBoundingClientRect();
+#: Where control ``i`` is, what is at its centre, and where the readouts are.
+AT_CONTROL_JS = """
+(root, i) => {
+  const e = root.querySelector(`[data-used="${i}"]`);
+  if (e.offsetParent === null) return null;
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  const out = root.querySelector('.dcglab-readouts').getBoundingClientRect();
+  const header = document.querySelector('.bd-header-article');
   const html = document.documentElement;
-  return {picture: [p.top, p.bottom], slider: [s.top, s.bottom], height: innerHeight,
-          readouts: [r.top, r.bottom],
-          sideways: html.scrollWidth - html.clientWidth, pictureAfterSlider: p.top > s.top + 1,
-          scrolled: scrollY};
+  return {param: e.dataset.param, top: r.top, bottom: r.bottom, height: innerHeight,
+          covered: hit === e ? null : hit ? `${hit.tagName}.${hit.className}` : 'nothing',
+          readouts: [out.top, out.bottom],
+          header: header && getComputedStyle(header).position === 'sticky'
+            ? header.getBoundingClientRect().bottom : 0,
+          sideways: html.scrollWidth - html.clientWidth};
 }
 """
 
 
 @pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
-def test_the_picture_stays_in_view_on_a_phone(browser, http_server, site_dir, rel):
-    """At 390x844, each explorer's picture (rank strip or charts) stays on screen while
-    the last slider after it is focused, scrolled to and moved; nothing scrolls sideways."""
+def test_controls_are_never_covered_on_a_phone(browser, http_server, site_dir, rel):
+    """At 390x844, for each slider and select of each explorer: the reader has scrolled
+    300 px into the explorer and then uses the control (focus, a key or another option,
+    and back). Afterwards the control is the topmost element at its centre, it has not
+    moved while used, and the readouts it changes are on screen."""
     with new_page(browser, http_server, width=390, height=844) as page:
         open_page(page, rel)
         checked = 0
         for root in explorer_roots(page):
-            has = root.evaluate(f"root => ({PICTURE_IN_VIEW_JS})(root)")
-            if not (has["picture"] and has["sliders"]):
-                continue
-            slider = root.locator('input[type="range"][data-param]:visible:enabled').last
-            slider.focus()
-            slider.scroll_into_view_if_needed()
-            page.keyboard.press("ArrowLeft")
-            page.wait_for_timeout(300)  # the rank strip's animations end
-            out = root.evaluate(f"root => ({IN_VIEW_JS})(root)")
             name = root.get_attribute("data-explorer")
-            top, bottom = out["picture"]
-            assert out["scrolled"] > 0 or top >= 0, (rel, name, out)
-            assert top >= -1 and bottom <= out["height"] + 1, (rel, name, out)
-            assert out["slider"][0] >= bottom - 1 and out["slider"][1] <= out["height"] + 1, (
-                rel,
-                name,
-                out,
-            )
-            # the numbers the slider changes are on the same screen, below it
-            r_top, r_bottom = out["readouts"]
-            assert r_top >= out["slider"][1] - 1 and r_bottom <= out["height"] + 1, (rel, name, out)
-            assert out["sideways"] <= 0, (rel, name, out)
-            checked += 1
-        assert checked > 0, f"{rel}: no explorer with a picture and a slider"
+            for i in range(root.evaluate(f"root => ({USABLE_JS})(root)")):
+                root.evaluate(
+                    "r => window.scrollTo(0, r.getBoundingClientRect().top + scrollY + 300)"
+                )
+                control = root.locator(f'[data-used="{i}"]')
+                if not control.is_visible():  # hidden by the state an earlier control set
+                    continue
+                control.focus()
+                page.wait_for_timeout(100)
+                at = root.evaluate(AT_CONTROL_JS, i)
+                if control.evaluate("e => e.tagName") == "SELECT":
+                    was = control.input_value()
+                    other = control.evaluate(
+                        "(e, was) => Array.from(e.options).find((o) => !o.disabled && !o.hidden"
+                        " && o.value !== was)?.value ?? was",
+                        was,
+                    )
+                    control.select_option(other)
+                    page.wait_for_timeout(150)
+                    used = root.evaluate(AT_CONTROL_JS, i)
+                    control.select_option(was)
+                else:
+                    page.keyboard.press("ArrowLeft")
+                    page.keyboard.press("ArrowRight")
+                    page.keyboard.press("ArrowRight")
+                    page.wait_for_timeout(150)
+                    used = root.evaluate(AT_CONTROL_JS, i)
+                    page.keyboard.press("ArrowLeft")
+                page.wait_for_timeout(100)
+                where = (rel, name, at, used)
+                assert used is not None, where
+                assert used["covered"] is None, where
+                assert abs(used["top"] - at["top"]) <= 1, where
+                assert used["header"] - 1 <= used["top"], where
+                assert used["bottom"] <= used["height"] + 1, where
+                top, bottom = used["readouts"]
+                assert top >= used["header"] - 1 and bottom <= used["height"] + 1, where
+                assert used["sideways"] <= 0, where
+                checked += 1
+        assert checked > 0, f"{rel}: no explorer with a slider or a select"
         assert page.console_errors == []

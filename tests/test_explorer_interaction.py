@@ -101,6 +101,12 @@ def test_keyboard_moves_a_card_and_sets_its_grade(page, site_dir):
     want[1] = 1
     assert state_of(root)["grades"] == want
     assert_matches_python(root)
+    # at the top grade ↑ changes nothing and says so
+    page.keyboard.press("3")
+    page.keyboard.press("ArrowUp")
+    want[1] = 3
+    assert state_of(root)["grades"] == want
+    assert root.locator(".dcglab-said").text_content() == "Rank 2 already has the top grade, 3."
     root.locator("button.dcglab-reset").click()
     assert state_of(root)["grades"] == start
     # Reset disables itself; focus goes to the explorer, not to the page body
@@ -407,6 +413,7 @@ def test_a_quiz_link_lands_on_the_explorer_in_its_state(page, site_dir):
     """ "Load into the explorer" on a quiz opens the chapter scrolled to the explorer, in
     the state the link names, with the explorer focused."""
     open_page(page, QUIZ_PAGE)
+    page.get_by_role("button", name="Show answer to question 1", exact=True).click()
     link = page.locator("a", has_text="Load into the explorer").first
     href = link.get_attribute("href")
     target, _, fragment = href.partition("#")
@@ -469,6 +476,104 @@ def test_paired_test_bars_are_dragged_and_moved_by_keys(page, site_dir):
                   return sum('rect.dcglab-far') / sum('rect.dcglab-all'); }"""
     )
     assert share == pytest.approx(result["p_rand"], abs=1e-9)
+    assert page.console_errors == []
+
+
+BAR_LABELS_JS = """
+root => Array.from(root.querySelectorAll("text.dcglab-bar-value"), (t) => {
+  const b = t.getBoundingClientRect();
+  return { query: Number(t.dataset.query), text: t.textContent,
+           box: [b.left, b.top, b.right, b.bottom] };
+})
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_paired_test_labels_every_bar_without_overlap(browser, http_server, site_dir, width):
+    """Chapter 11: every query's bar carries its value, no two value labels overlap, and
+    the bar just moved keeps its label beside its end. Checked on the example and on
+    states where neighbours sit at about the same height."""
+
+    def check(root, deltas):
+        labels = root.evaluate(BAR_LABELS_JS)
+        n = state_of(root)["n"]
+        assert sorted(x["query"] for x in labels) == list(range(n)), labels
+        for x in labels:
+            v = deltas[x["query"]] / 100
+            assert x["text"] == ("+" if v > 0 else "−" if v < 0 else "") + f"{abs(v):.3f}", x
+        for i, a in enumerate(labels):
+            for b in labels[i + 1 :]:
+                (a0, a1, a2, a3), (b0, b1, b2, b3) = a["box"], b["box"]
+                assert not (a0 < b2 and b0 < a2 and a1 < b3 and b1 < a3), (width, a, b)
+
+    with new_page(browser, http_server, width=width, height=900) as page:
+        open_page(page, PAIRED_PAGE)
+        roots = explorer_roots(page)
+        root = [r for r in roots if r.get_attribute("data-explorer") == "paired_test"][0]
+        start = state_of(root)
+        check(root, start["deltas"])
+        # the last state's neighbours sit at about the same height as the bar moved below
+        states = (
+            [12, 5, -8, -10, 3, 9, -4, 15],
+            [50, 49, 50, -50, -49, -50, 0, 1],
+            [3, 5, 4, 3, 5, 4, 3, 5],
+        )
+        for deltas in states:
+            page.evaluate(
+                "s => { location.hash = 'dcglab.paired_test='"
+                " + encodeURIComponent(JSON.stringify(s)); }",
+                {"deltas": deltas, "n": len(deltas)},
+            )
+            page.wait_for_function(
+                "([e, d]) => JSON.stringify(JSON.parse(e.getAttribute('data-state')).deltas)"
+                " === JSON.stringify(d)",
+                arg=[root.element_handle(), deltas],
+            )
+            check(root, deltas)
+        # the bar moved last keeps its label right above its end, whatever its neighbours
+        bars = root.locator(".dcglab-drag")
+        bars.nth(1).focus()
+        page.keyboard.press("ArrowUp")
+        deltas = state_of(root)["deltas"]
+        check(root, deltas)
+        label = next(x for x in root.evaluate(BAR_LABELS_JS) if x["query"] == 1)
+        handle = bars.nth(1).evaluate(
+            "(e, v) => { const svg = e.ownerSVGElement, b = svg.getBoundingClientRect();"
+            " const vb = svg.viewBox.baseVal;"
+            " return b.top + (b.height / vb.height)"
+            " * (24 + ((50 - v) / 100) * (vb.height - 24 - 34)); }",
+            deltas[1],
+        )
+        assert 0 <= handle - label["box"][3] <= 12, (handle, label)
+        assert page.console_errors == []
+
+
+def test_graded_binary_prediction_names_both_preferences(page, site_dir):
+    """Chapter 8: each choice commits to AP's preferred ranking and to nDCG's, and the
+    verdict judges the pair against dcglab's AP and nDCG."""
+    open_page(page, "chapters/08_graded_binary.html")
+    roots = explorer_roots(page)
+    root = [r for r in roots if r.get_attribute("data-explorer") == "graded_binary"][0]
+    box = root.locator(".dcglab-predict")
+    choices = box.locator(".dcglab-predict-choices button")
+    names = [choices.nth(i).text_content() for i in range(choices.count())]
+    pairs = [f"AP {a}, nDCG {b}" for a in "UV" for b in "UV"]
+    assert names == [*pairs, "a tie in either"], names
+    state = state_of(root)
+    result = REGISTRY["graded_binary"].compute(state)
+
+    def pick(a, b):
+        return "U" if a > b + 1e-12 else "V" if b > a + 1e-12 else "tie"
+
+    ap = pick(result["ap_first"], result["ap_second"])
+    nd = pick(result["ndcg_linear_first"] or 0, result["ndcg_linear_second"] or 0)
+    right = "a tie in either" if "tie" in (ap, nd) else f"AP {ap}, nDCG {nd}"
+    for name in names:
+        choices.nth(names.index(name)).click()
+        assert box.get_attribute("data-answered") == name
+        text = box.locator(".dcglab-predict-verdict").text_content()
+        want = "✓ Right." if name == right else f"✗ Not quite: {right}."
+        assert text.startswith(want), (name, text)
     assert page.console_errors == []
 
 

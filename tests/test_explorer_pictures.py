@@ -111,8 +111,19 @@ def test_ideal_source_draws_the_three_ideals_with_few_controls(
         check_ideal_source(page, wide=width > 700)
 
 
+def screen_y(locator) -> float:
+    """The top of an element on the screen (where a finger on it is)."""
+    return locator.evaluate("e => e.getBoundingClientRect().top")
+
+
 def check_ideal_source(page, wide: bool) -> None:
     root = root_named(page, "chapters/07_ideal_pitfalls.html", "ideal_source")
+    # a wide screen: the slider keeps its place in the explorer; a phone: the controls
+    # stick to the screen's bottom, so the slider keeps its place on the screen while
+    # the reader, scrolled into the explorer, uses them
+    if not wide:
+        root.evaluate("r => window.scrollTo(0, r.getBoundingClientRect().top + scrollY + 300)")
+    where = box_y if wide else screen_y
     assert root.locator('input[type="range"]').count() == 1, "one slider (k); documents are cards"
     ideals = root.locator(".dcglab-strip-ideal")
     assert ideals.count() == 3, "one strip per source of the ideal"
@@ -121,7 +132,7 @@ def check_ideal_source(page, wide: bool) -> None:
     less = root.locator('button[data-param="n_missing"][data-step="-1"]')
     reset = root.locator("button.dcglab-reset")
     title = root.locator(".dcglab-title")
-    k_at = box_y(slider)
+    k_at = where(slider)
     while True:
         state, _ = shown(root)
         n = state["n_missing"]
@@ -130,7 +141,7 @@ def check_ideal_source(page, wide: bool) -> None:
         for i in (1, 2):
             assert ideals.nth(i).locator(".dcglab-missed").count() == n
         assert ideals.nth(0).locator(".dcglab-missed").count() == 0
-        assert box_y(slider) == pytest.approx(k_at, abs=0.5), "the k slider moved"
+        assert where(slider) == pytest.approx(k_at, abs=0.5), "the k slider moved"
         if add.is_disabled():
             break
         add.click()
@@ -144,7 +155,7 @@ def check_ideal_source(page, wide: bool) -> None:
     assert state["missing"][0] == 0
     while not less.is_disabled():
         less.click()
-        assert box_y(slider) == pytest.approx(k_at, abs=0.5), "the k slider moved"
+        assert where(slider) == pytest.approx(k_at, abs=0.5), "the k slider moved"
     assert shown(root)[0]["n_missing"] == 0
     if wide:  # Reset sits on the title's row (on a phone, under it)
         assert abs(box_y(reset) - box_y(title)) < title.bounding_box()["height"]
@@ -253,6 +264,67 @@ def test_swaps_cutoff_lines_and_cell_formula(page, site_dir):
     assert page.console_errors == []
 
 
+SWAP_COLOURS_JS = """
+root => {
+  // a computed colour ("rgb(…)", or "color(srgb r g b)" from color-mix) as 0..255 channels
+  const rgb = (c) => {
+    const m = /color\\(srgb ([\\d.e-]+) ([\\d.e-]+) ([\\d.e-]+)/.exec(c);
+    if (m) return m.slice(1, 4).map((x) => 255 * Number(x));
+    return c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  };
+  const bg = rgb(getComputedStyle(root).backgroundColor);
+  return Array.from(root.querySelectorAll("button.dcglab-cell"), (b) => {
+    const cs = getComputedStyle(b);
+    return { text: b.textContent, fg: rgb(cs.color), cell: rgb(cs.backgroundColor), page: bg,
+             transparent: /rgba\\(0, 0, 0, 0\\)/.test(cs.backgroundColor) };
+  });
+}
+"""
+
+
+def _luminance(rgb: list[float]) -> float:
+    def lin(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: list[float], b: list[float]) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+SERIES = [f"--dcglab-c{i}" for i in range(5)] + ["--dcglab-n0", "--dcglab-n1", "--dcglab-muted"]
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_swap_cells_keep_their_text_readable_in_colours_no_series_uses(
+    browser, http_server, site_dir, mode
+):
+    """Chapter 10's swap matrix: every tinted cell's text keeps WCAG AA contrast (4.5:1)
+    on its tint, in light and dark mode; raising and lowering cells differ in hue, and
+    neither colour is one a chart series uses."""
+    with new_page(browser, http_server, mode=mode) as page:
+        root = root_named(page, "chapters/10_practice.html", "swaps")
+        cells = root.evaluate(SWAP_COLOURS_JS)
+        tinted = [c for c in cells if not c["transparent"]]
+        signs = {c["text"][0] for c in tinted}
+        assert {"+", "−"} <= signs, signs
+        for c in tinted:
+            assert _contrast(c["fg"], c["cell"]) >= 4.5, (mode, c)
+        colours = root.evaluate(
+            "(r, names) => names.map((n) =>"
+            " getComputedStyle(r).getPropertyValue(n).trim().toLowerCase())",
+            SERIES + ["--dcglab-up", "--dcglab-down"],
+        )
+        up, down = colours[-2:]
+        assert up and down and up != down
+        assert not {up, down} & set(colours[:-2]), colours
+        assert page.console_errors == []
+
+
 def detail_of(root) -> str:
     """The text of the rank strip's details line."""
     return root.locator(".dcglab-detail").text_content()
@@ -315,7 +387,10 @@ def test_discount_chart_tip_follows_pointer_and_slider(page, site_dir):
     assert shown(root)[0]["rank"] == state["rank"], "pointing changed the state"
     expected = REGISTRY["discounts"].compute({**state, "rank": want})
     assert tip["lines"][0] == f"rank {want}, relative to rank 1"
-    assert tip["lines"][1] == f"1/log: {expected['log_relative']:.3f}"
+    # the tip names the curves as the legend does
+    subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    base = str(state["base"]).removesuffix(".0").translate(subscript)
+    assert tip["lines"][1] == f"1/log{base}(i + 1): {expected['log_relative']:.3f}"
     assert tip["lines"][4] == f"1/i: {1 / want:.3f}"
     page.mouse.click(x, b["y"] + b["height"] / 2)
     assert shown(root)[0]["rank"] == want

@@ -12,7 +12,8 @@
 * On the built static site (no kernel), each quiz page takes a right and a wrong answer
   to a numeric and to a choice question and says so, naming the mistake a known wrong
   value or choice matches; "New numbers" moves to a number set whose answers are dcglab's;
-  a link loads its numbers into the chapter's explorer; a 390-px phone screen needs no
+  a link loads its numbers into the chapter's explorer, and shows only once its question
+  is answered (the explorer gives the answer away); a 390-px phone screen needs no
   sideways scroll; every link target exists on the site.
 """
 
@@ -548,8 +549,12 @@ def test_load_into_the_explorer_link_sets_its_state(page, rel, number, explore):
     from sitekit import explorer_roots
 
     root = _quiz_root(page, rel)
-    link = root.get_by_role("link", name=f"Load into the explorer: question {number}", exact=True)
+    link = root.locator(f'a[aria-label="Load into the explorer: question {number}"]')
     assert link.count() == 1
+    # the explorer shows the answer: its link waits until the question is answered
+    assert not link.is_visible(), "the explorer link shows before the question is answered"
+    root.get_by_role("button", name=f"Show answer to question {number}", exact=True).click()
+    assert link.is_visible()
     link.click()
     page.wait_for_url(f"**/{explore['doc']}.html#*")
     explorer_roots(page)

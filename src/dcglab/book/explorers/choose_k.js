@@ -23,8 +23,7 @@ export default explorer({
   editable: ["system_a", "system_b", "query"],
   bounds: { system_a: [0, 9], system_b: [0, 9] },
   controls: (s) => [
-    { param: "k", label: "cutoff k", min: 1, max: Math.max(...s.system_a.map((x) => x.length)), step: 1,
-      keep: ['[data-row="ideal"]', ".dcglab-totals"], shows: ".dcglab-totals", showsEnd: true },
+    { param: "k", label: "cutoff k", min: 1, max: Math.max(...s.system_a.map((x) => x.length)), step: 1 },
     { param: "query", label: "query shown", min: 1, max: s.system_a.length, step: 1 },
     { param: "zero_idcg", label: "IDCG = 0 scores", options: ["zero", "one", "skip"] },
   ],

@@ -21,8 +21,40 @@ function shownMean(s) {
 const KEY_STEPS = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: 10, PageDown: -10 };
 const SHIFT_TIMES = 5;
 
+// The baseline y of each bar's value label (11 px text): every bar gets one. A label
+// sits just beyond its bar's end; where that box would touch a label already placed,
+// another bar's handle or a box in `taken` (the title), it moves on outwards a line at a time, then inside its bar. The
+// bar edited last is placed first, so its own label never moves for a neighbour's.
+const LABEL_H = 14;
+function valueLabels(values, X, Y, bw, first, { top, bottom, taken = [] }) {
+  const width = (v) => 6.4 * fmtSigned(v / 100).length + 2;
+  const boxes = values.map((v, j) => ({ x0: X(j) - bw / 2 - 3, x1: X(j) + bw / 2 + 3, y0: Y(v) - 2, y1: Y(v) + 2 }));
+  const order = values.map((_, i) => i);
+  if (first !== null && first < values.length) order.unshift(...order.splice(first, 1));
+  const placed = [], out = new Array(values.length);
+  for (const i of order) {
+    const v = values[i], w = width(v), out1 = v >= 0 ? -1 : 1;
+    const near = v >= 0 ? Y(v) - 6 : Y(v) + 15;
+    const tries = [0, 1, 2, 3].map((t) => near + out1 * t * LABEL_H)
+      .concat([1, 2].map((t) => near - out1 * (t * LABEL_H + 8)));
+    // the text's box: 11 px glyphs from a little above the cap height to below the baseline
+    const box = (y) => ({ x0: X(i) - w / 2, x1: X(i) + w / 2, y0: y - 11, y1: y + 3 });
+    const free = (y) => {
+      const b = box(y);
+      return y - 11 >= top && y <= bottom
+        && !placed.concat(taken, boxes.filter((_, j) => j !== i))
+          .some((o) => b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
+    };
+    const y = tries.find(free) ?? near;
+    out[i] = y;
+    placed.push(box(y));
+  }
+  return out;
+}
+
 // Query i's difference set to v hundredths (clamped); message: what the live region says.
 function setDelta(ctx, i, v, message = "") {
+  ctx.local.edited = i;
   const d = ctx.state().deltas.slice();
   d[i] = Math.max(-DELTA_MAX, Math.min(DELTA_MAX, Math.round(v)));
   ctx.write("deltas", d, message);
@@ -43,18 +75,19 @@ function differenceBars(s, r, ctx) {
   const svg = svgNode("svg", { viewBox: `0 0 ${W} ${H}`, class: "dcglab-chart dcglab-bars", style: `max-width: ${W}px`,
                                role: "group", "aria-label": `Per-query differences A − B, ${n} queries: drag a bar or use the arrow keys` });
   const add = (tag, attrs, text) => { const e = svgNode(tag, attrs, text); svg.append(e); return e; };
-  add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" },
-      `A − B per query, mean ${fmtSigned(shownMean(s))}`);
+  const title = `A − B per query, mean ${fmtSigned(shownMean(s))}`;
+  add("text", { x: m.l, y: 14, "font-size": 13, "font-weight": "bold" }, title);
   for (const v of [-50, -25, 0, 25, 50])
     add("text", { x: m.l - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 12 }, fmtSigned(v / 100));
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
   add("line", { x1: m.l, y1: Y(0), x2: W - m.r, y2: Y(0), class: "dcglab-axis" });
   // the mean line, broken where a value label would sit on it
   const my = Y(100 * r.mean);
-  const gaps = s.deltas.slice(0, n).map((v, i) => [v, i]).filter(([v]) => {
-    const ty = v >= 0 ? Y(v) - 6 : Y(v) + 15;
-    return my > ty - 10 && my < ty + 3;
-  }).map(([, i]) => [X(i) - 16, X(i) + 16]);
+  const bw = Math.min(36, pitch * 0.6);
+  const labels = valueLabels(s.deltas.slice(0, n), X, Y, bw, ctx.local.edited ?? null,
+                             { top: 2, bottom: H - m.b - 2, taken: [{ x0: m.l, x1: m.l + 7.5 * title.length, y0: 0, y1: 18 }] });
+  const gaps = labels.map((ty, i) => [ty, i]).filter(([ty]) => my > ty - 10 && my < ty + 3)
+    .map(([, i]) => [X(i) - 16, X(i) + 16]).sort((a, b) => a[0] - b[0]);
   let from = m.l, meanPath = "";
   for (const [a, b] of gaps) {
     if (a > from) meanPath += `M${from.toFixed(1)},${my.toFixed(1)}H${a.toFixed(1)}`;
@@ -65,10 +98,6 @@ function differenceBars(s, r, ctx) {
   // the bars' hit areas under the bars and labels: a pointed column's tint never covers a value
   const hits = add("g", {});
   add("text", { x: (W + m.l) / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "query (drag a bar)");
-  const bw = Math.min(36, pitch * 0.6);
-  // value labels: one whose box would touch a label already written is left out (the
-  // bar's aria-valuetext and the status still give it)
-  const labelled = [];
   s.deltas.slice(0, n).forEach((v, i) => {
     const top = Y(Math.max(0, v)), bottom = Y(Math.min(0, v));
     add("rect", { x: X(i) - bw / 2, y: top, width: bw, height: Math.max(0, bottom - top),
@@ -77,13 +106,10 @@ function differenceBars(s, r, ctx) {
     add("line", { x1: X(i) - bw / 2 - 3, x2: X(i) + bw / 2 + 3, y1: Y(v), y2: Y(v),
                   style: "stroke: var(--dcglab-fg); stroke-width: 3; pointer-events: none" });
     // a halo in the background colour keeps the value readable where it crosses the mean line
-    const ly = v >= 0 ? Y(v) - 6 : Y(v) + 15, lw = 6.4 * fmtSigned(v / 100).length + 2;
-    if (!labelled.some(([x, y]) => Math.abs(x - X(i)) < lw && Math.abs(y - ly) < 13)) {
-      labelled.push([X(i), ly]);
-      add("text", { x: X(i), y: ly, "text-anchor": "middle", "font-size": 11,
-                    style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
-          fmtSigned(v / 100));
-    }
+    add("text", { x: X(i), y: labels[i], "text-anchor": "middle", "font-size": 11, class: "dcglab-bar-value",
+                  "data-query": String(i),
+                  style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
+        fmtSigned(v / 100));
     add("text", { x: X(i), y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, String(i + 1));
     const hit = svgNode("rect", {
       class: "dcglab-drag", x: X(i) - pitch / 2 + 1, y: m.t, width: pitch - 2, height: H - m.t - m.b,

@@ -111,10 +111,10 @@ export default explorer({
   params: ["data", "k", "gain", "versus"],
   controls: (s) => [
     { param: "k", label: "cutoff k", min: 1, max: 100, step: 1 },
-    { param: "gain", label: "gain", options: Object.keys(s.data.gains), swap: "versus", keep: [".dcglab-charts > figure:nth-of-type(3)"] },
+    { param: "gain", label: "gain", options: Object.keys(s.data.gains), swap: "versus" },
     // compared with another gain only: the current one is not offered
     { param: "versus", label: "compare with gain", options: Object.keys(s.data.gains), swap: "gain",
-      offer: (st, o) => o !== st.gain, keep: [".dcglab-charts > figure:nth-of-type(3)"] },
+      offer: (st, o) => o !== st.gain },
   ],
   compute(s) {
     const out = {};
@@ -122,17 +122,19 @@ export default explorer({
     out.changes = flipped(s.data, s.k, s.gain, s.versus).length;
     return out;
   },
+  // a question whose answer is no near-tie: at k = 1 both models' nDCG is the gain of their
+  // top document over one ideal gain, and every gain here orders the grades alike
   predict: {
-    question: (s) => `k rises from ${s.k} to 100. Does BM25's lead over TF-IDF grow, shrink or stay the same?`,
-    choices: ["grows", "shrinks", "the same"],
-    fits: (s) => s.k < 100,
-    apply: (s) => Object.assign(s, { k: 100 }),
-    answer: (a, b) => {
-      const d = b.bm25 - b.tfidf - (a.bm25 - a.tfidf);
-      return d > 1e-12 ? "grows" : d < -1e-12 ? "shrinks" : "the same";
-    },
-    why: (a, b) => `BM25 − TF-IDF went from ${fmt(a.bm25 - a.tfidf)} to ${fmt(b.bm25 - b.tfidf)}; `
-      + "the gap chart below shows it at every k.",
+    question: (s) => `k falls from ${s.k} to 1. On how many queries does BM25 against TF-IDF flip `
+      + `between ${s.gain} and ${s.versus} gain?`,
+    choices: ["none", "fewer, but some", "as many or more"],
+    fits: (s) => s.k > 1,
+    apply: (s) => Object.assign(s, { k: 1 }),
+    answer: (a, b) => (b.changes === 0 ? "none" : b.changes < a.changes ? "fewer, but some" : "as many or more"),
+    why: (a, b, s) => `Flipped queries went from ${a.changes} to ${b.changes}. At k = 1 each model scores the gain `
+      + "of its top document over the same ideal gain, and both gains order the grades alike, so a gain "
+      + `can tie the two models but never reverse them; a flip needs ranks weighed against each other. `
+      + `The mean gap at k = 1 is ${fmt(b.bm25 - b.tfidf)} (${s.gain}); the gap chart shows it at every k.`,
   },
   draw(out, s) {
     if (!warmed.has(s.data)) { warmed.add(s.data); warm(s.data); }
@@ -152,21 +154,28 @@ export default explorer({
       { xs: KS, ys: gap(s.versus), label: `BM25 − TF-IDF, ${s.versus}`, color: "c1", dash: "5,3" },
       { kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" },
     ], { title: "Mean gap BM25 − TF-IDF against k", xlabel: "cutoff k (log scale)", xticks: ticks, xlog: true,
-         xmin: 0.8, zero: true, width: 340 }));
+         xmin: 0.8, zero: true, yround: true, width: 340 }));
     const diff = (gain) => {
       const b = perQuery(s.data, "bm25", s.k, gain), t = perQuery(s.data, "tfidf", s.k, gain);
       return b.map((v, q) => v - t[q]);
     };
     const dx = diff(s.gain), dy = diff(s.versus);
     const flips = new Set(flipped(s.data, s.k, s.gain, s.versus));
-    // queries at the same place (to 0.02) are one circle whose area counts them
-    const groups = (flipped) => {
-      const at = new Map();
+    // both axes to the largest difference, in steps of 0.25 (up to 1)
+    const lim = Math.min(1, Math.max(0.25, Math.ceil(4 * Math.max(...dx.map(Math.abs), ...dy.map(Math.abs)) - 1e-9) / 4));
+    // the centre square, where most queries sit (and the flipped ones that are near-ties),
+    // is drawn ZOOM times larger in a second scatter; the first leaves its queries to it
+    const ZOOM = 5, Z = lim / ZOOM;
+    const tick = (x) => String(+x.toFixed(2)).replace(/^-/, "−");
+    const central = (q) => Math.abs(dx[q]) <= Z + 1e-12 && Math.abs(dy[q]) <= Z + 1e-12;
+    // queries at the same place (to a 25th of the half axis) are one circle whose area counts them
+    const groups = (flipped, centre) => {
+      const at = new Map(), step = (centre ? Z : lim) / 25;
       dx.forEach((x, q) => {
-        if (flips.has(q + 1) !== flipped) return;
-        const key = `${Math.round(x * 50)},${Math.round(dy[q] * 50)}`;
-        if (!at.has(key)) at.set(key, { x: Math.round(x * 50) / 50, y: Math.round(dy[q] * 50) / 50, queries: [] });
-        at.get(key).queries.push(q + 1);
+        if (flips.has(q + 1) !== flipped || central(q) !== centre) return;
+        const [i, j] = [Math.round(x / step), Math.round(dy[q] / step)];
+        if (!at.has(`${i},${j}`)) at.set(`${i},${j}`, { x: i * step, y: j * step, queries: [] });
+        at.get(`${i},${j}`).queries.push(q + 1);
       });
       const list = [...at.values()];
       return {
@@ -176,24 +185,33 @@ export default explorer({
           : `${p.queries.length} queries: ${p.queries.slice(0, 12).join(", ")}${p.queries.length > 12 ? ", …" : ""}`)),
       };
     };
-    const same = groups(false), flip = groups(true);
-    // both axes to the largest difference, in steps of 0.25 (up to 1)
-    const lim = Math.min(1, Math.max(0.25, Math.ceil(4 * Math.max(...dx.map(Math.abs), ...dy.map(Math.abs)) - 1e-9) / 4));
     const total = (g) => g.counts.reduce((a, b) => a + b, 0);
-    // pad each axis by the largest circle's radius, so no circle reaches the axes or their labels
-    // (the plot is 400 − 68 px wide and 250 − 74 px tall inside its margins)
-    const H = 250, rmax = Math.max(3, ...same.sizes, ...flip.sizes);
-    const padFor = (inner) => Math.max(0.05, (2 * rmax * lim) / (inner - 2 * rmax));
-    const px = padFor(400 - 68), py = padFor(H - 74);
-    row.append(chart([
-      { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
-      { ...flip, points: true, top: true, color: "c1", label: `flipped (${total(flip)} queries)`, open: flip.xs.map(() => true) },
-    ], { title: `BM25 − TF-IDF per query at k = ${s.k}`, xlabel: `${s.gain} gain`,
-         ylabel: `${s.versus} gain`, xmin: -lim - px, xmax: lim + px, ymin: -lim - py, ymax: lim + py,
-         xticks: [-lim, 0, lim], zero: true, width: 400, height: H, alt: `x: ${s.gain} gain, y: ${s.versus} gain` }));
+    const H = 250, W = 340;
+    const scatter = (centre, title, extra = []) => {
+      const half = centre ? Z : lim, same = groups(false, centre), flip = groups(true, centre);
+      // pad each axis by the largest circle's radius, so no circle reaches the axes or their
+      // labels (the plot is W − 68 px wide and H − 74 px tall inside its margins)
+      const rmax = Math.max(3, ...same.sizes, ...flip.sizes);
+      const padFor = (inner) => Math.max(half / 20, (2 * rmax * half) / (inner - 2 * rmax));
+      const px = padFor(W - 68), py = padFor(H - 74);
+      return chart([
+        { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
+        // (the first scatter names its flipped queries only where it has some outside the centre)
+        { ...flip, points: true, top: true, color: "c1", label: centre || total(flip) ? `flipped (${total(flip)} queries)` : "",
+          open: flip.xs.map(() => true) },
+        ...extra,
+      ], { title, xlabel: `${s.gain} gain`, ylabel: `${s.versus} gain`, xmin: -half - px, xmax: half + px,
+           ymin: -half - py, ymax: half + py, xticks: [-half, 0, half], xfmt: tick, zero: true, width: W, height: H,
+           alt: `x: ${s.gain} gain, y: ${s.versus} gain` });
+    };
+    const square = { xs: [-Z, Z, Z, -Z, -Z], ys: [-Z, -Z, Z, Z, -Z], color: "marker", dash: "3,2",
+                     label: `the centre, |both| ≤ ${tick(Z)}: the next scatter, ×${ZOOM}` };
+    row.append(scatter(false, `BM25 − TF-IDF per query at k = ${s.k}`, [square]),
+               scatter(true, `The centre ×${ZOOM} (|both| ≤ ${tick(Z)})`));
     out.append(row);
-    out.append(para("In the scatter, queries at one place share a circle: its area grows with their number, "
-      + "written inside from 3 on; point at it for the queries."));
+    out.append(para("In the scatters, queries at one place share a circle: its area grows with their number, "
+      + `written inside from 3 on; point at it for the queries. The dashed square's queries are drawn ${ZOOM} times `
+      + "larger in the second scatter."));
   },
   readouts: (s, r) => [
     [`BIM nDCG@${s.k} =`, "bim", fmt(r.bim)], ["TF-IDF =", "tfidf", fmt(r.tfidf)], ["BM25 =", "bm25", fmt(r.bm25)],

@@ -40,9 +40,11 @@ export default explorer({
       const w = weights(s.n, d);
       return rel ? w.map((x) => x / w[0]) : w;
     };
+    // the tip names each curve as the legend does (log's base as a subscript)
+    const sub = (x) => x.replace(/\d/g, (c) => "₀₁₂₃₄₅₆₇₈₉"[c]);
     const families = [
-      ["1/log", { kind: "log", base: s.base }], ["J–K", { kind: "jk", base: s.base }],
-      ["geometric", { kind: "geometric", p: s.p }], ["1/i", { kind: "reciprocal" }],
+      [`1/log${sub(b)}(i + 1)`, { kind: "log", base: s.base }], [`Järvelin–Kekäläinen, b=${b}`, { kind: "jk", base: s.base }],
+      [`geometric (RBP), p=${+s.p.toFixed(2)}`, { kind: "geometric", p: s.p }], ["1/i", { kind: "reciprocal" }],
     ];
     const shown = families.map(([, d]) => curve(d));
     // details on demand: the four weights of a rank (the inspected one, or the one pointed at)

@@ -113,7 +113,7 @@ export default explorer({
                                        group: "The judged grades as sliders", open: true }))
     .concat([
       { param: "k", label: "cutoff k", min: 1, max: (st) => st.n, step: 1 },
-      { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1, keep: ['[data-row="x_exp"]', '[data-row="y_exp"]'], shows: '[data-row="x_exp"]' },
+      { param: "a", label: "gain base a", min: 1.1, max: 10, step: 0.1 },
     ]),
   compute: (s) => revCount(s, s.a),
   ranking: (s, r, ctx) => {

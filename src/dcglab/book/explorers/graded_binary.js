@@ -7,6 +7,11 @@ function pick(a, b) {
   return a > b + 1e-12 ? "U" : b > a + 1e-12 ? "V" : "tie";
 }
 
+// The prediction's choices: AP's preferred ranking and nDCG's, as one pair, or a tie.
+const PAIRS = [["U", "U"], ["U", "V"], ["V", "U"], ["V", "V"]];
+const pairName = (ap, nd) => `AP ${ap}, nDCG ${nd}`;
+const TIE = "a tie in either";
+
 export default explorer({
   name: "graded_binary",
   title: "Graded versus binary: two rankings, U and V",
@@ -33,11 +38,16 @@ export default explorer({
     ["U = V", { second: s.first.slice() }],
     ["V reversed U", { second: s.first.slice().reverse() }],
   ],
+  // one choice names both preferences, so the reader commits to nDCG's as well as AP's
   predict: {
-    question: () => "which ranking does AP prefer, and which does nDCG prefer? Commit to AP's choice first.",
-    choices: ["U", "V", "tie"],
+    question: (s) => `which ranking does AP prefer, and which does nDCG@${kOf(s)} (linear gain) prefer? `
+      + "Pick both.",
+    choices: PAIRS.map(([ap, nd]) => pairName(ap, nd)).concat([TIE]),
     fits: () => true,
-    answer: (a) => pick(a.ap_first, a.ap_second),
+    answer: (a) => {
+      const ap = pick(a.ap_first, a.ap_second), nd = pick(a.ndcg_linear_first ?? 0, a.ndcg_linear_second ?? 0);
+      return ap === "tie" || nd === "tie" ? TIE : pairName(ap, nd);
+    },
     why: (a) => `AP: U ${fmt(a.ap_first)}, V ${fmt(a.ap_second)}. nDCG (linear): U ${fmtNdcg(a.ndcg_linear_first)}, `
       + `V ${fmtNdcg(a.ndcg_linear_second)}. AP sees only relevant or not, so it prefers `
       + `${pick(a.ap_first, a.ap_second)}; nDCG weighs grades and prefers ${pick(a.ndcg_linear_first ?? 0, a.ndcg_linear_second ?? 0)}.`,

@@ -21,10 +21,9 @@ export default explorer({
   editable: ["retrieved", "missing"],
   // k first: the documents added below it never move it
   controls: (s) => [
-    cutoffSlider(s, "retrieved", "cutoff k", { keep: ['[data-row="from_qrels"]', ".dcglab-totals"], shows: ".dcglab-totals", showsEnd: true }),
+    cutoffSlider(s, "retrieved", "cutoff k"),
     { param: "n_missing", label: "judged documents the system missed", min: 0, max: s.missing.length, step: 1,
-      stepper: ["Remove one", "Add one"], keep: ['[data-row="missed"]', '[data-row="uncut"]', ".dcglab-totals"],
-      shows: '[data-row="missed"]' },
+      stepper: ["Remove one", "Add one"] },
   ],
   compute: (s) => ({
     retrieved: ndcgAt(s.retrieved, null, s.k, "linear", LOG2),

@@ -181,9 +181,13 @@ const quizExplorer = (() => {
       link.append(h("a", { href }, q.link.text), ".");
       form.append(link);
       // The question's numbers in the chapter's explorer: the state rides in the URL hash
-      // (ui_mount.js's stateFromHash reads #dcglab.<explorer>=<JSON>).
+      // (ui_mount.js's stateFromHash reads #dcglab.<explorer>=<JSON>). The explorer shows
+      // the answer, so its link waits until the question is checked or its answer shown;
+      // before a right answer it says that it gives the answer away.
+      let load = null, spoiler = null;
       if (x.explore) {
-        const load = h("p", { class: "dcglab-quiz-link dcglab-quiz-explore" });
+        load = h("p", { class: "dcglab-quiz-link dcglab-quiz-explore", hidden: "" });
+        spoiler = h("span", { class: "dcglab-quiz-spoiler" }, " It shows the answer.");
         const shownIn = Number.parseInt(x.explore.doc, 10);
         const taughtIn = Number.parseInt(q.link.doc.split("/").pop(), 10);
         load.append(h("a", { href: `${x.explore.doc}${ext}#${x.explore.hash}`,
@@ -192,7 +196,7 @@ const quizExplorer = (() => {
                     ` of chapter ${shownIn}`
                     // another chapter's explorer than the one the question is taught in: say so
                     + (taughtIn && taughtIn !== shownIn ? `, which shows these numbers (Chapter ${taughtIn} teaches them).` : ".")
-                    + (x.explore.note ? ` ${x.explore.note}` : ""));
+                    + (x.explore.note ? ` ${x.explore.note}` : ""), spoiler);
         form.append(load);
       }
       item.append(form);
@@ -203,6 +207,10 @@ const quizExplorer = (() => {
         feedback.setAttribute("data-verdict", verdict);
         if (verdict === "right") verdicts[idx] = true;
         else if (verdict === "wrong" && verdicts[idx] !== true) verdicts[idx] = false;
+        if (load && verdict !== "invalid") {
+          load.hidden = false;
+          spoiler.hidden = verdict !== "wrong" || verdicts[idx] === true;
+        }
         live.textContent = `Question ${idx + 1}: ${message} ${verdict === "invalid" ? "" : score()}`.trim();
         showScore();
         syncReset();

@@ -1,15 +1,14 @@
 // Chapter 10: the change in nDCG from swapping each pair of documents (LambdaRank's weights).
 // With nothing relevant no swap changes nDCG, so the cutoff and gain controls are disabled.
-// Colours as in the chapter's figure: red cells raise nDCG, blue cells lower it; each
-// value also carries its sign, so colour is never the only cue.
+// Green cells raise nDCG, pink cells lower it (a diverging pair that no chart series
+// uses); each value also carries its sign, so colour is never the only cue.
 const anyRelevant = (s) => s.grades.some((g) => g > 0);
 
-// A tint over the explorer's own background (white or dark) with its own text colour,
-// so small changes stay faint in both modes and the text keeps >= 4.5:1.
+// A tint over the explorer's own background (white or dark), at most 60% of the mode's
+// colour, so small changes stay faint in both modes and the text keeps >= 4.5:1.
 function tint(v, big) {
   const pct = Math.round(60 * Math.min(1, Math.abs(v) / big));
-  const c = v > 0 ? "rgb(214, 39, 40)" : "rgb(31, 119, 180)";
-  return `color-mix(in srgb, ${c} ${pct}%, var(--dcglab-bg))`;
+  return `color-mix(in srgb, var(--dcglab-${v > 0 ? "up" : "down"}) ${pct}%, var(--dcglab-bg))`;
 }
 
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(3);
@@ -65,7 +64,7 @@ export default explorer({
       return;
     }
     out.append(para(`ΔnDCG@${s.k} (${s.gain} gain) when the documents at ranks i (row) and j (column) swap;`
-      + " red (+) raises nDCG, blue (−) lowers it; the best swap is outlined; dashed lines mark the cutoff k."
+      + " green (+) raises nDCG, pink (−) lowers it; the best swap is outlined; dashed lines mark the cutoff k."
       + " Point at or focus a cell for its formula (the arrow keys go from cell to cell); click it, or press"
       + " Enter, to make that swap."));
     const d = swapDeltas(s.grades, s.k, s.gain, LOG2);
@@ -116,7 +115,9 @@ export default explorer({
     const box = table(["rank"].concat(Array.from({ length: n }, (_, j) => String(j + 1))), rows,
       `Change in nDCG@${s.k} for each swap`, {
         rowClass: (i) => (cut < n && i === cut - 1 ? "dcglab-cut-row" : ""),
-        cellClass: (i, j) => [j === 0 ? "dcglab-nowrap" : "", cut < n && j === cut ? "dcglab-cut-col" : ""].filter(Boolean).join(" "),
+        // the value columns narrow (the cells' buttons keep their own padding), so 8 ranks fit 1280 px
+        cellClass: (i, j) => [j === 0 ? "dcglab-nowrap" : "dcglab-tight", cut < n && j === cut ? "dcglab-cut-col" : ""]
+          .filter(Boolean).join(" "),
         cell,
       });
     out.append(box, detail);

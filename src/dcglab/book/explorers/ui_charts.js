@@ -59,16 +59,25 @@ function summarise(s) {
 // at the chart shows them at the nearest of xs instead, and a click picks that x. While
 // the pointer moves, the live box is written in place (no new drawing of the chart).
 function chartTip(svg, tip, frame) {
-  const { W, m, H, xmin, xmax } = frame;
+  const { W, m, H, xmin, xmax, dots = [] } = frame;
   const at = tipPlace(tip, tip.x, frame);
   // hoverOnly: the tip shows while the chart is pointed at (the chart marks k otherwise)
   const g = svgNode("g", { class: "dcglab-chart-tip", "aria-hidden": "true", "data-x": tip.x,
                            ...(tip.hoverOnly ? { visibility: "hidden" } : {}) });
   g.append(svgNode("line", { x1: at.px, x2: at.px, y1: m.t, y2: H - m.b,
                              style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" }));
+  // a dot on each line at x, in the line's colour, ringed in the background colour
+  const dotAt = (d, x) => d.at(x);
+  const dotGroup = svgNode("g", { class: "dcglab-tip-dots" });
+  for (const d of dots) {
+    const y = dotAt(d, tip.x);
+    dotGroup.append(svgNode("circle", { cx: at.px, cy: y ?? 0, r: 4, visibility: y === null ? "hidden" : "visible",
+                                        style: `fill: ${d.color}; stroke: var(--dcglab-bg); stroke-width: 1.5` }));
+  }
   // the box is a backdrop for its text (a little translucent), not a mark of the chart
   g.append(svgNode("rect", { rx: 4, ...at.box, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));
   for (const row of at.rows) g.append(svgNode("text", { x: row.x, y: row.y, "font-size": 12, style: "fill: var(--dcglab-fg)" }, row.text));
+  g.append(dotGroup);
   svg.append(g);
   const nearest = (ev) => {
     const b = ev.currentTarget.ownerSVGElement.getBoundingClientRect();
@@ -79,8 +88,15 @@ function chartTip(svg, tip, frame) {
   // the live tip shows the numbers at x
   const show = (ev, x) => {
     const live = ev.currentTarget.parentNode.querySelector(".dcglab-chart-tip");
-    const [guide, box, ...texts] = live.children;
+    const [guide, box, ...rest] = live.children;
+    const texts = rest.slice(0, -1), marks = rest[rest.length - 1];
     const now = tipPlace(tip, x, frame);
+    Array.from(marks.children).forEach((c, j) => {
+      const y = dotAt(dots[j], x);
+      c.setAttribute("cx", now.px);
+      c.setAttribute("cy", y ?? 0);
+      c.setAttribute("visibility", y === null ? "hidden" : "visible");
+    });
     live.setAttribute("data-x", x);
     if (tip.hoverOnly) live.setAttribute("visibility", ev.type === "pointerleave" ? "hidden" : "visible");
     guide.setAttribute("x1", now.px);
@@ -120,15 +136,28 @@ function pointTip(ev, text, x = 0, y = 0, W = 0) {
   live.setAttribute("visibility", "visible");
 }
 
-// Where the tip's guide, box and lines of text go for the numbers at x: beside the guide,
-// at the top of the plot or at its bottom, whichever covers fewer of the lines' points.
+// Where the tip's guide, box and lines of text go for the numbers at x: at one of a few
+// heights in the plot, beside the guide or further along it, wherever the box covers
+// fewest of the lines' points (pts: the lines sampled densely); among those, nearest the
+// guide, then the right of it, then the top.
 function tipPlace(tip, x, { X, W, H, m, pts = [] }) {
   const lines = tip.lines(x);
   const w = 12 + 6.8 * Math.max(...lines.map((t) => t.length)), px = X(x), h = 8 + 15 * lines.length;
-  const left = Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8);
-  const covered = (top) => pts.filter(([a, b]) => a >= left && a <= left + w && b >= top && b <= top + h).length;
-  const low = H - m.b - h - 2;
-  const top = low > m.t && covered(low) < covered(m.t) ? low : m.t;
+  // beside the guide first; then further along the plot, where the box covers no line
+  const lefts = [px + 8, px - 8 - w];
+  for (let l = m.l + 4; l + w <= W - m.r; l += 24) lefts.push(l);
+  const fits = lefts.filter((l) => l >= m.l && l + w <= W - 2 && !(l < px + 4 && l + w > px - 4));
+  if (!fits.length) fits.push(Math.max(2, px + 8 + w > W - m.r ? px - 8 - w : px + 8));
+  const low = Math.max(m.t, H - m.b - h - 2), tops = [0, 1, 2, 3].map((i) => m.t + ((low - m.t) * i) / 3);
+  const covered = (left, top) => pts.filter(([a, b]) => a >= left - 4 && a <= left + w + 4 && b >= top - 4 && b <= top + h + 4).length;
+  // each covered point costs more than any distance from the guide
+  const far = (left) => Math.min(Math.abs(left - px), Math.abs(left + w - px)) / (W + 1);
+  let best = null;
+  for (const left of fits) for (const top of tops) {
+    const c = covered(left, top) + far(left);
+    if (best === null || c < best.c) best = { c, left, top };
+  }
+  const { left, top } = best;
   return {
     px,
     box: { x: left, y: top, width: w, height: h },
@@ -157,7 +186,7 @@ let patterns = { prefix: "dcglab", count: 0 };
 // A small line/bar/area chart that scales with its container (viewBox, no fixed width).
 // series: [{label, xs, ys, color: "c0".."c4"|"muted"|"marker", kind: "line"|"bar"|"area"|"marker",
 //           y0s (area), dash, markers, stroke (a line's width), opacity (a faint line's)}]
-// opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, width, height, alt}
+// opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, yround, width, height, alt}
 // The chart's accessible name (role="img") states the title and the numbers of every
 // labelled series; the legend is HTML below it.
 // Chart width in px: the width the explorer has (set by mount before each draw).
@@ -179,6 +208,13 @@ export function chart(series, opts) {
   const xmin = opts.xmin ?? Math.min(...xs), xmax = opts.xmax ?? Math.max(...xs);
   let ymin = opts.ymin ?? Math.min(0, ...ys), ymax = opts.ymax ?? Math.max(...ys) * 1.05;
   if (!(ymax - ymin > 1e-12)) ymax = ymin + 1;
+  // yround: the y axis widened to whole tick steps, so a tick stands beyond the data on
+  // both sides (e.g. one above 0 for a gap that is mostly below it)
+  // (the wider span can ask for a larger step: round again until the step holds)
+  for (let i = 0; opts.yround && i < 3; i++) {
+    const step = niceStep(ymax - ymin);
+    [ymin, ymax] = [Math.floor(ymin / step + 1e-9) * step, Math.ceil(ymax / step - 1e-9) * step];
+  }
   const tx = opts.xlog ? Math.log : (x) => x;
   const X = (x) => m.l + ((tx(x) - tx(xmin)) / (tx(xmax) - tx(xmin) || 1)) * (W - m.l - m.r);
   const Y = (y) => H - m.b - ((y - ymin) / (ymax - ymin)) * (H - m.t - m.b);
@@ -305,8 +341,11 @@ export function chart(series, opts) {
           // a tip with the point's numbers while it is pointed at (as the line charts' tip)
           if (s.tips) c.on = { pointerenter: (ev) => pointTip(ev, s.titles[i], X(x), Y(s.ys[i]), W),
                                pointerleave: (ev) => pointTip(ev, null) };
-          // a name written beside the point, with a halo, on top of the marks
-          if (s.names) counts.push({ name: true, attrs: { x: X(x) + r + 3, y: Y(s.ys[i]) + 4, "font-size": 11,
+          // a name written beside the point, with a halo, on top of the marks; points that
+          // (nearly) coincide share one label that names them all
+          const twin = s.names && counts.find((c) => c.name && Math.hypot(c.at[0] - X(x), c.at[1] - Y(s.ys[i])) < 2 * r);
+          if (twin) twin.text += ` & ${s.names[i]}`;
+          else if (s.names) counts.push({ name: true, at: [X(x), Y(s.ys[i]), r], attrs: { x: X(x) + r + 3, y: Y(s.ys[i]) + 4, "font-size": 11,
             ...(X(x) + r + 3 + 6.2 * s.names[i].length > W - m.r ? { x: X(x) - r - 3, "text-anchor": "end" } : {}),
             style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" },
             text: s.names[i] });
@@ -330,6 +369,10 @@ export function chart(series, opts) {
       }
     }
   });
+  // a label that grew by a shared point goes left of its point where it would leave the chart
+  for (const c of counts)
+    if (c.name && !c.attrs["text-anchor"] && c.attrs.x + 6.2 * c.text.length > W - m.r)
+      Object.assign(c.attrs, { x: c.at[0] - c.at[2] - 3, "text-anchor": "end" });
   // names that would overlap move apart vertically (12 px a line), nearest first
   const names = counts.filter((c) => c.name).sort((a, b) => a.attrs.y - b.attrs.y);
   const span = (c) => { const w = 6.2 * c.text.length; return c.attrs["text-anchor"] === "end" ? [c.attrs.x - w, c.attrs.x] : [c.attrs.x, c.attrs.x + w]; };
@@ -357,10 +400,22 @@ export function chart(series, opts) {
     g.append(svgNode("text", { x: 0, y: 0, "font-size": 12, style: "fill: var(--dcglab-fg)" }));
   }
   if (opts.tip) {
-    // the lines' points in pixels, which the tip's box avoids where it can
-    const pts = series.filter((s) => s.kind !== "marker" && s.kind !== "bar")
-      .flatMap((s) => s.xs.flatMap((x, i) => (s.ys[i] === null || s.ys[i] === undefined ? [] : [[X(x), Y(s.ys[i])]])));
-    chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax, pts });
+    // the lines in pixels, sampled along each segment, which the tip's box avoids where it can
+    const lines = series.filter((s) => s.kind !== "marker" && s.kind !== "bar" && s.kind !== "area");
+    const pts = lines.flatMap((s) => s.xs.flatMap((x, i) => {
+      const y = s.ys[i], x1 = s.xs[i + 1], y1 = s.ys[i + 1];
+      if (y === null || y === undefined) return [];
+      const here = [[X(x), Y(y)]];
+      if (x1 === undefined || y1 === null || y1 === undefined) return here;
+      for (let t = 1; t < 6; t++) here.push([X(x + ((x1 - x) * t) / 6), Y(y + ((y1 - y) * t) / 6)]);
+      return here;
+    }));
+    // a dot on each named line at the tip's x (none where the line has no value there)
+    const dots = lines.filter((s) => s.label && !s.points).map((s) => ({
+      color: paint(s, series.indexOf(s)),
+      at: (x) => { const i = s.xs.indexOf(x); return i < 0 || s.ys[i] === null || s.ys[i] === undefined ? null : Y(s.ys[i]); },
+    }));
+    chartTip(svg, opts.tip, { X, W, m, H, xmin, xmax, pts, dots });
   }
   const fig = node("figure", { class: "dcglab-figure" });
   fig.append(svg);

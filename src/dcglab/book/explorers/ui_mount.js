@@ -208,15 +208,26 @@ export function mount(model, el, spec) {
   root.setAttribute("aria-labelledby", titleId);
   const panel = h("div", { class: "dcglab-controls" });
   let said = "";
-  let using = null;
+  // What the reader is using keeps its place on the screen: where what is above it
+  // changes height (a verdict, a readout line), the page scrolls by as much, so it never
+  // slides from under a finger. The anchor is the control in use, else the explorer's
+  // part (the picture, the controls) that the reader last touched, typed in or focused.
+  let last = null;
+  for (const type of ["pointerdown", "keydown", "focusin"]) root.addEventListener(type, (e) => { last = e.target; }, true);
+  const steady = (anchor, change) => {
+    if (anchor === undefined) anchor = last && last !== root ? Array.from(root.children).find((c) => c.contains(last)) || null : null;
+    const y = anchor ? anchor.getBoundingClientRect().top : 0;
+    change();
+    const dy = anchor ? anchor.getBoundingClientRect().top - y : 0;
+    if (Math.abs(dy) >= 1) window.scrollBy(0, dy);
+  };
   const write = (c, value) => {
     const state = readState();
     // two selects that must differ (`swap`: the other's parameter) trade their values
     if (c.swap && state[c.swap] === value) state[c.swap] = readParam(state, c.param);
     writeInto(state, c.param, value);
     clampState(state, controls);
-    using = c;
-    try { setAll(state); } finally { using = null; }
+    steady(root.contains(document.activeElement) ? document.activeElement : undefined, () => setAll(state));
   };
   const setAll = (state, message = "") => {
     said = message;
@@ -256,12 +267,12 @@ export function mount(model, el, spec) {
     state: readState,
     initial: () => copy(initial),
     compute: (s) => computeOnce(s),
-    setAll: (s, message) => { clampState(s, controls); setAll(s, message); },
+    setAll: (s, message) => { clampState(s, controls); steady(undefined, () => setAll(s, message)); },
     write: (param, value, message) => {
       const s = readState();
       writeInto(s, param, value);
       clampState(s, controls);
-      setAll(s, message);
+      steady(undefined, () => setAll(s, message));
     },
   };
   ctx.local = {};
@@ -292,183 +303,26 @@ export function mount(model, el, spec) {
   if (rank) root.append(rank.el);
   root.append(panel, ...Array.from(groups.values(), (inner) => inner.parentElement), view, live);
   el.append(root);
-  // The picture (the rank strip, else the charts; spec.picture "view" picks the charts)
-  // comes first and stays at the top of a narrow screen while the controls below it are
-  // used (styles.css); controls scroll into view below it, by its height.
+  // The picture (the rank strip, else the charts; spec.picture "view" picks the charts).
+  // On a narrow screen (styles.css) it comes first, in the page's flow, and the dock (the
+  // readouts, then the controls) sticks to the screen's bottom while the explorer is
+  // scrolled through: a control and the numbers it changes share the screen with the
+  // picture above them, and the dock never moves under a finger. Charts after the
+  // controls come after the dock, which never covers them.
   const picture = rank && spec.picture !== "view" ? rank.el : view;
   picture.classList.add("dcglab-picture");
-  // On a phone the picture is a band of at most half the screen. After every change (a
-  // slider, a select, a button, a card, a chart; by touch, mouse or keys) the band shows
-  // the parts of the picture that changed, whole: a control's `keep` (selectors of parts)
-  // names them, else they are found from what the update wrote, led by the part the reader
-  // touched. Parts that do not fit are left out, never cut mid-way, and a button at the
-  // band's foot says so and shows them.
-  const sticky = () => picture.hasAttribute("data-loose") || getComputedStyle(picture).position === "sticky";
-  // charts and tables below the controls: once the reader scrolls them up to the band, the
-  // band lets go (it goes up with the page) so that it covers none of them
-  if (picture !== view && typeof window !== "undefined") {
-    let frame = 0;
-    const loosen = () => {
-      frame = 0;
-      if (!sticky()) return;
-      const header = document.querySelector(".bd-header-article");
-      const top = header && getComputedStyle(header).position === "sticky" ? header.getBoundingClientRect().height : 0;
-      const loose = view.getBoundingClientRect().top < top + picture.offsetHeight + 16;
-      if (loose !== picture.hasAttribute("data-loose")) picture.toggleAttribute("data-loose", loose);
-    };
-    window.addEventListener("scroll", () => { if (!frame) frame = requestAnimationFrame(loosen); }, { passive: true });
-  }
-  const partsOf = () => [...picture.querySelectorAll(
-    ":scope .dcglab-rank-rows > .dcglab-strip-row, :scope .dcglab-totals, :scope .dcglab-charts > *, :scope > :not(.dcglab-charts, .dcglab-rank, .dcglab-rank-rows, .dcglab-help, .dcglab-detail, .dcglab-band-cue, .dcglab-ratio, p)")]
-    .filter((e) => !e.hidden);
-  const cue = h("button", { type: "button", class: "dcglab-band-cue" });
-  cue.hidden = true;
-  let hiddenParts = [];
-  const release = () => {
-    for (const e of picture.querySelectorAll("[data-keep]")) e.removeAttribute("data-keep");
-    picture.removeAttribute("data-only");
-  };
-  // half the screen below the page's sticky header (read now: its variable may lag)
-  const bandLimit = () => {
-    const header = document.querySelector(".bd-header-article");
-    const top = header && getComputedStyle(header).position === "sticky" ? Math.ceil(header.getBoundingClientRect().height) : 0;
-    return Math.floor(innerHeight * 0.5 - top);
-  };
-  const setCue = (over) => {
-    if (cue.parentNode !== picture) picture.append(cue);
-    const n = hiddenParts.length;
-    cue.hidden = !n && !over;
-    cue.textContent = n ? `Show the whole picture (${n} more part${n > 1 ? "s" : ""}) ↓` : "More of the picture below: scroll it ↓";
-  };
-  const overflows = () => picture.scrollHeight > picture.clientHeight + 1;
-  // want: the parts to show, the first ones first (none: the picture's own order); the
-  // room left is filled with the other parts that fit whole. Parts keep their size (no
-  // scaling). A picture taller than the band keeps the band's height whatever it shows,
-  // so nothing below it moves when a control changes what the band holds.
-  let lastWant = null;
-  const fitBand = (want) => {
-    lastWant = want && want.length ? want.slice() : null;
-    release();
-    cue.hidden = true;
-    picture.style.height = "";
-    picture.style.maxHeight = "";
-    hiddenParts = [];
-    if (!sticky()) return;
-    const limit = bandLimit();
-    if (picture.scrollHeight <= limit + 1) return;
-    const parts = partsOf();
-    const hs = new Map(parts.map((e) => [e, e.offsetHeight]));
-    // the band's own lines (padding, the button at its foot) besides the parts
-    const chrome = 46;
-    const show = [];
-    let used = 0;
-    for (const e of want && want.length ? [...want, ...parts] : parts) {
-      if (show.includes(e) || !hs.has(e)) continue;
-      if (show.length && used + hs.get(e) > limit - chrome) continue;
-      show.push(e);
-      used += hs.get(e);
-    }
-    hiddenParts = parts.filter((e) => !show.includes(e));
-    for (const e of show) e.setAttribute("data-keep", "");
-    picture.setAttribute("data-only", "");
-    picture.style.height = picture.style.maxHeight = `${limit}px`;
-    setCue(false);
-    setCue(overflows());
-    picture.scrollTop = 0;
-  };
-  cue.addEventListener("click", () => {
-    lastWant = null;
-    if (hiddenParts.length) {
-      const first = hiddenParts[0];
-      hiddenParts = [];
-      release();
-      setCue(overflows());
-      const top = first.getBoundingClientRect().top - picture.getBoundingClientRect().top + picture.scrollTop;
-      picture.scrollTo({ top: Math.max(0, top - 4), behavior: "auto" });
-      cue.focus({ preventScroll: true });
-      return;
-    }
-    // the next part below the band's foot comes to its top
-    const bottom = picture.getBoundingClientRect().top + picture.clientHeight - 40;
-    const next = partsOf().find((e) => e.getBoundingClientRect().bottom > bottom);
-    const top = next ? next.getBoundingClientRect().top - picture.getBoundingClientRect().top + picture.scrollTop : picture.scrollTop + picture.clientHeight * 0.8;
-    picture.scrollTo({ top: Math.max(0, top - 4), behavior: reducedMotion() ? "auto" : "smooth" });
-  });
-  picture.addEventListener("scroll", () => {
-    if (!cue.hidden && !hiddenParts.length && picture.scrollTop + picture.clientHeight >= picture.scrollHeight - 2) cue.hidden = true;
-  }, { passive: true });
-  // the part a pointer or the focus was last in (a card strip, a chart's bars)
-  let touched = null, touchedAt = 0;
-  const noteTouch = (ev) => { touched = ev.target; touchedAt = Date.now(); };
-  picture.addEventListener("pointerdown", noteTouch, true);
-  picture.addEventListener("focusin", noteTouch, true);
-  const partOf = (el, parts) => (el ? parts.find((p) => p.contains(el)) : null);
-  // what the update wrote into the picture
-  const watch = typeof MutationObserver !== "undefined" ? new MutationObserver(() => {}) : null;
-  if (watch) watch.observe(picture, { subtree: true, childList: true, attributes: true, characterData: true });
-  const changedParts = () => {
-    if (!watch) return [];
-    const parts = partsOf();
-    const hit = new Set();
-    for (const r of watch.takeRecords()) {
-      const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (!t || t === cue || cue.contains(t)) continue;
-      const p = partOf(t, parts);
-      if (p) hit.add(p);
-    }
-    return parts.filter((p) => hit.has(p));
-  };
-  let mounted = false;
-  const afterUpdate = () => {
-    if (!mounted) { mounted = true; changedParts(); fitBand(null); return; }
-    if (!sticky()) { if (picture.style.maxHeight || picture.hasAttribute("data-only")) fitBand(null); return; }
-    const parts = partsOf();
-    const changed = changedParts();
-    const c = using;
-    let want = null;
-    if (c && c.keep) want = c.keep.map((sel) => picture.querySelector(sel)).map((e) => partOf(e, parts) || e).filter(Boolean);
-    else if (changed.length) {
-      const active = picture.contains(document.activeElement) ? document.activeElement : null;
-      const origin = partOf(active, parts) || (Date.now() - touchedAt < 3000 ? partOf(touched, parts) : null);
-      const totals = changed.filter((p) => p.matches(".dcglab-totals"));
-      want = [origin, ...totals, ...changed].filter((e) => e && changed.includes(e));
-      if (origin && !want.includes(origin)) want.unshift(origin);
-    }
-    // the same parts as the band holds (a slider dragged on): it stays as it is, with no
-    // layout read in this step
-    const same = want && lastWant && want.length === lastWant.length && want.every((e, i) => e === lastWant[i] && e.isConnected);
-    if (want && want.length && !(same && picture.hasAttribute("data-only"))) fitBand(want);
-  };
-  const showPart = (c) => {
-    if (!sticky()) return;
-    if (c.keep) fitBand(c.keep.map((sel) => picture.querySelector(sel)).map((e) => partOf(e, partsOf()) || e).filter(Boolean));
-    const part = c.shows && picture.querySelector(c.shows);
-    if (!part || picture.scrollHeight <= picture.clientHeight + 1) return;
-    const top = part.getBoundingClientRect().top - picture.getBoundingClientRect().top + picture.scrollTop;
-    const fit = c.showsEnd ? top + part.offsetHeight - picture.clientHeight + 4 : top - 4;
-    picture.scrollTo({ top: Math.max(0, fit), behavior: "auto" });
-  };
-  for (const c of controls) {
-    if (!c.control.shows && !c.control.keep) continue;
-    c.row.addEventListener("focusin", () => showPart(c.control));
-    c.row.addEventListener("pointerdown", () => showPart(c.control));
-  }
   if (typeof ResizeObserver !== "undefined") {
-    let fitted = false;
-    new ResizeObserver(([e]) => {
-      // the band is fitted once the picture is on the page (then after every change)
-      if (!fitted && picture.isConnected) { fitted = true; fitBand(null); }
-      root.style.setProperty("--dcglab-picture-h", `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.contentRect.height)}px`);
-      // a picture cut to half the screen scrolls on its own: then it takes the focus too
-      const scrolls = picture.scrollHeight > picture.clientHeight + 1;
-      if (scrolls === picture.hasAttribute("tabindex")) return;
-      if (scrolls) {
-        picture.setAttribute("tabindex", "0");
-        picture.setAttribute("role", "region");
-        picture.setAttribute("aria-label", `${spec.title}: the picture (scrolls)`);
-      } else ["tabindex", "role", "aria-label"].forEach((a) => picture.removeAttribute(a));
-    }).observe(picture);
-    // the page's own sticky header (the book theme's, if any) stays above the picture
+    // the dock's parts stack by their heights: the readouts sit on the controls, and
+    // what scrolls into view (a focused card, a chip) stops above the dock
+    const heights = () => {
+      const c = panel.getBoundingClientRect().height, r = live.getBoundingClientRect().height;
+      root.style.setProperty("--dcglab-controls-h", `${c}px`);
+      root.style.setProperty("--dcglab-dock-h", `${c + r}px`);
+    };
+    const dock = new ResizeObserver(heights);
+    dock.observe(panel);
+    dock.observe(live);
+    // the page's own sticky header (the book theme's, if any) stays above what scrolls into view
     const header = document.querySelector(".bd-header-article");
     if (header) {
       new ResizeObserver(() => {
@@ -505,7 +359,6 @@ export function mount(model, el, spec) {
     return `${JSON.stringify(p)}:${fixedJson.get(p)}`;
   }).join(",") + "}";
   const update = () => {
-    if (watch) watch.takeRecords();
     const state = readState();
     for (const c of controls) c.sync(state);
     const same = tunable.every((p) => JSON.stringify(state[p]) === JSON.stringify(initial[p]));
@@ -517,7 +370,6 @@ export function mount(model, el, spec) {
     const drawing = node("div");
     available = width;
     patterns = { prefix: uid, count: 0 };
-    if (cue.parentNode === view) cue.remove();
     spec.draw(drawing, state, result, ctx);
     morph(view, drawing);
     const rows = spec.readouts(state, result);
@@ -556,16 +408,7 @@ export function mount(model, el, spec) {
     link.setAttribute("href", `#dcglab.${spec.name}=${encodeURIComponent(JSON.stringify(patch))}`);
     root.setAttribute("data-state", stateJson(state));
     root.setAttribute("data-result", JSON.stringify(result));
-    afterUpdate();
   };
-  if (typeof window !== "undefined") {
-    let wasSticky = null;
-    window.addEventListener("resize", () => {
-      picture.removeAttribute("data-loose");
-      const now = sticky();
-      if (now !== wasSticky || now) { wasSticky = now; fitBand(null); }
-    }, { passive: true });
-  }
   // A state set from a kernel may break a dependent range: clamp it once, like a slider would.
   const fixed = clampState(readState(), controls);
   if (JSON.stringify(fixed) !== JSON.stringify(readState())) setAll(fixed);

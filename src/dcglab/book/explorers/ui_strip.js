@@ -166,7 +166,11 @@ function rankView(spec, ctx) {
       else if (ev.key === "ArrowUp" && g < ctx.max) setGrade(r, i, g + 1);
       else if (ev.key === "ArrowDown" && g > 0) setGrade(r, i, g - 1);
       else if (/^[0-9]$/.test(ev.key) && Number(ev.key) <= ctx.max) setGrade(r, i, Number(ev.key));
-      else handled = ["ArrowUp", "ArrowDown"].includes(ev.key);
+      // at the end of the scale the key changes nothing, and says why
+      else if (ev.key === "ArrowUp" || ev.key === "ArrowDown") {
+        ctx.write(r.list, readParam(s, r.list).slice(), ev.key === "ArrowUp"
+          ? `Rank ${i + 1} already has the top grade, ${ctx.max}.` : `Rank ${i + 1} already has grade 0, the lowest.`);
+      } else handled = false;
       if (handled) ev.preventDefault();
     });
     let drag = null;
