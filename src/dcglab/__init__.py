@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> object:
     """:func:`evaluate` and :func:`compare` are imported on first use: they need
-    polars, whose allocator the command line configures before polars is imported
+    numpy and the compiled reader, which the command line loads only when it evaluates
     (:mod:`dcglab.cli.process`)."""
     if name == "evaluate":
         from dcglab.evaluation.batch import evaluate
