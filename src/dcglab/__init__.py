@@ -63,8 +63,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    """:func:`evaluate` and :func:`compare` are imported on first use: they need
-    numpy and the compiled reader, which the command line loads only when it evaluates
+    """:func:`evaluate` and :func:`compare` are imported on first use, so that
+    ``import dcglab`` stays light and the command line sets its allocator up first
     (:mod:`dcglab.cli.process`)."""
     if name == "evaluate":
         from dcglab.evaluation.batch import evaluate

@@ -15,10 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned char SPACE[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1,
-                                         ['\f'] = 1, ['\r'] = 1, [' '] = 1};
-
-static inline int is_space(unsigned char c) { return SPACE[c]; }
+/* Each byte's class: ordinary, whitespace other than a newline (C's isspace),
+ * newline, or odd (NUL, or not ASCII: the line is then checked as a whole). */
+enum { ORD = 0, SP = 1, NL = 2, ODD = 3 };
+#define ODD8(x) ODD, ODD, ODD, ODD, ODD, ODD, ODD, ODD
+#define ODD32 ODD8(0), ODD8(0), ODD8(0), ODD8(0)
+static const unsigned char CLASS[256] = {
+    [0] = ODD, ['\t'] = SP, ['\n'] = NL, ['\v'] = SP, ['\f'] = SP, ['\r'] = SP, [' '] = SP,
+    [128] = ODD32, ODD32, ODD32, ODD32};
 
 /* Whether p[0:n] holds a NUL byte (*nul) or a byte >= 0x80 (*high), 8 bytes at a time. */
 static inline void scan_line(const unsigned char *p, Py_ssize_t n, int *nul, int *high) {
@@ -342,35 +346,49 @@ static Py_ssize_t read_lines(const unsigned char *text, Py_ssize_t start, Py_ssi
     int64_t last_start = -1, last_len = -1;
     int32_t last_code = -1;
     *bad = -1;
+    const unsigned char *E = text + stop;
     while (pos < stop) {
-        const unsigned char *nl = memchr(text + pos, '\n', (size_t)(stop - pos));
-        Py_ssize_t end = nl ? (Py_ssize_t)(nl - text) : stop;
-        const unsigned char *line = text + pos;
-        Py_ssize_t n = end - pos;
-        int nul, high;
-        scan_line(line, n, &nul, &high);
-        if (high) {
-            nul = memchr(line, 0, (size_t)n) != NULL;
-            if (!nul && !valid_utf8(line, n)) goto fail;
-        }
-        if (nul) goto fail;
+        /* one pass over the fields; a byte that is NUL or not ASCII marks the
+         * line for the full check; the rest of a line is scanned after its
+         * last field is read (a run's sixth, or a comment's mark) */
+        const unsigned char *line = text + pos, *p = line;
         Py_ssize_t fs[6], fe[6];
-        int nf = 0;
-        Py_ssize_t k = 0;
-        while (1) {
-            while (k < n && is_space(line[k])) k++;
-            if (k >= n) break;
-            Py_ssize_t a = k;
-            while (k < n && !is_space(line[k])) k++;
-            if (nf == 0 && line[a] == '#') break;
+        int nf = 0, odd = 0, comment = 0;
+        for (;;) {
+            while (p < E && CLASS[*p] == SP) p++;
+            if (p == E || *p == '\n') break;
+            const unsigned char *a = p;
+            for (;;) {
+                while (p < E && CLASS[*p] == ORD) p++;
+                if (p < E && CLASS[*p] == ODD) {
+                    odd = 1;
+                    p++;
+                    continue;
+                }
+                break;
+            }
+            if (nf == 0 && *a == '#') {
+                comment = 1;
+                break;
+            }
             if (nf < 6) {
-                fs[nf] = a;
-                fe[nf] = k;
+                fs[nf] = a - line;
+                fe[nf] = p - line;
             }
             nf++;
-            if (nf >= 6 && n_fields == 6) break;
+            if (nf == 6 && n_fields == 6) break;
         }
-        if (nf > 0) {
+        const unsigned char *eol = p;
+        if (p < E && *p != '\n') {
+            eol = memchr(p, '\n', (size_t)(E - p));
+            if (eol == NULL) eol = E;
+            int nul, high;
+            scan_line(p, eol - p, &nul, &high);
+            odd |= nul | high;
+        }
+        Py_ssize_t n = eol - line;
+        if (odd && (memchr(line, 0, (size_t)n) != NULL || !valid_utf8(line, n))) goto fail;
+        if (nf > 0 && !comment) {
             if ((n_fields == 4 && nf != 4) || (n_fields == 6 && nf < 6) || row >= capacity)
                 goto fail;
             double v;
@@ -390,7 +408,7 @@ static Py_ssize_t read_lines(const unsigned char *text, Py_ssize_t start, Py_ssi
             c->doc_hash[row] = hash_bytes(line + fs[2], fe[2] - fs[2]);
             row++;
         }
-        pos = end + 1;
+        pos = (eol - text) + 1;
         continue;
     fail:
         *bad = pos;
