@@ -207,17 +207,18 @@ def _read_file(path: Path | bytes, kind: str, origin: str = "") -> Table:
     return _read_text(text, kind, origin or str(path))
 
 
-def _id_column(frame: Any, name: str, origin: str) -> list[str]:
-    """An id column as a list of ``str``; every value checked (str, or all integers)."""
+def _id_column(frame: Any, name: str, origin: str) -> Any:
+    """An id column as strings, every value checked (str, or all integers): a
+    polars Series of strings, or an object array or list of ``str``."""
     if not is_pandas_frame(frame):  # a polars DataFrame
         col = frame.get_column(name)
         if col.null_count():
             row = int(col.is_null().arg_max())
             raise ValueError(f"{origin}: {name} of row {row} is missing (null)")
         if col.dtype.is_integer():
-            return [str(v) for v in col.to_list()]
+            return col.cast(str)
         if str(col.dtype) == "String":
-            return col.to_list()
+            return col
         raise ValueError(f"{origin}: {name} must hold strings or integers, got dtype {col.dtype}")
     import pandas as pd
 
@@ -225,7 +226,7 @@ def _id_column(frame: Any, name: str, origin: str) -> list[str]:
     values = col.to_numpy(dtype=object)
     kind = pd.api.types.infer_dtype(values, skipna=False)
     if kind == "string":
-        return values.tolist()
+        return values
     if kind == "integer":
         return [str(v) for v in values]
     for label, v in zip(col.index, values):
@@ -235,6 +236,30 @@ def _id_column(frame: Any, name: str, origin: str) -> list[str]:
                 "ids must all be strings (or all integers)"
             )
     raise ValueError(f"{origin}: {name} holds values that are not strings")
+
+
+def _codes(ids: Any) -> tuple[np.ndarray, list[str]]:
+    """Each id's code in order of first appearance, and the distinct ids (a polars
+    Series of strings, or strings that pandas factorises)."""
+    if isinstance(ids, (list, np.ndarray)):
+        import pandas as pd
+
+        codes, distinct = pd.factorize(np.asarray(ids, dtype=object))
+        return codes.astype(np.int32), list(distinct)
+    import polars as pl
+
+    distinct = ids.unique(maintain_order=True)
+    codes = ids.cast(pl.Enum(distinct)).to_physical().to_numpy()
+    return codes.astype(np.int32), distinct.to_list()
+
+
+def _strings(ids: Any) -> Strings:
+    """Strings (:class:`~dcglab.evaluation.batch.tokens.Strings`) of a polars Series of
+    strings (in one piece, as polars joins them), or of ``str`` values."""
+    if isinstance(ids, (list, np.ndarray)):
+        return Strings.of(ids.tolist() if isinstance(ids, np.ndarray) else ids)
+    text = ids.str.join("").item().encode("utf-8")
+    return Strings.joined(text, ids.str.len_bytes().to_numpy())
 
 
 def is_pandas_frame(source: object) -> bool:
@@ -279,9 +304,9 @@ def _read_frame(frame: Any, kind: str) -> Table:
         raise ValueError(f"{origin} needs columns qid, docno, {numeric}; missing {missing}")
     if len(frame) == 0:
         raise ValueError(f"{origin} is empty: it needs at least one row")
-    qid = _id_column(frame, "qid", origin)
-    docno = _id_column(frame, "docno", origin)
-    return Table.of(qid, docno, _numbers(frame, numeric, origin), origin)
+    codes, qids = _codes(_id_column(frame, "qid", origin))
+    docno = _strings(_id_column(frame, "docno", origin))
+    return Table(codes, qids, docno, _numbers(frame, numeric, origin), origin)
 
 
 def read_table(source: Source, kind: str) -> Table:

@@ -44,18 +44,27 @@ class Strings:
 
     @classmethod
     def of(cls, values: Iterable[str]) -> Strings:
-        """The strings of an iterable of ``str``, encoded as UTF-8.
+        """The strings of an iterable of ``str``, encoded as UTF-8 (ASCII text in
+        one piece).
 
         Examples
         --------
         >>> Strings.of(["b", "é"]).to_list()
         ['b', 'é']
         """
+        values = values if isinstance(values, (list, tuple)) else list(values)
+        joined = "".join(values)
+        if joined.isascii():
+            return cls.joined(joined.encode("ascii"), np.fromiter(map(len, values), np.int64))
         encoded = [v.encode("utf-8") for v in values]
-        length = np.fromiter(map(len, encoded), dtype=np.int32, count=len(encoded))
-        start = np.zeros(len(encoded), dtype=np.int64)
+        return cls.joined(b"".join(encoded), np.fromiter(map(len, encoded), np.int64))
+
+    @classmethod
+    def joined(cls, text: bytes, length: np.ndarray) -> Strings:
+        """Strings held one after the other in ``text``, ``length`` bytes each."""
+        start = np.zeros(len(length), dtype=np.int64)
         np.cumsum(length[:-1], out=start[1:])
-        return cls(b"".join(encoded), start, length)
+        return cls(text, start, np.asarray(length, dtype=np.int32))
 
     def __len__(self) -> int:
         return len(self.start)
