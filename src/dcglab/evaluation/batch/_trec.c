@@ -540,6 +540,48 @@ static void strs_close(Strs *v) {
     PyBuffer_Release(&v->len);
 }
 
+/* code_strings(text, start, length, codes) -> (first_starts, first_lengths): each
+ * string's code in order of first appearance (as tokenize codes qids), and the
+ * place of each code's first string (bytes of int64). */
+static PyObject *code_strings(PyObject *self, PyObject *args) {
+    PyObject *t, *s, *l, *o;
+    if (!PyArg_ParseTuple(args, "OOOO", &t, &s, &l, &o)) return NULL;
+    Strs v;
+    Py_ssize_t n;
+    if (!strs_open(t, s, l, &v, &n)) return NULL;
+    Py_buffer out;
+    if (!writable(o, &out, 4, n)) {
+        strs_close(&v);
+        return NULL;
+    }
+    Qids q;
+    PyObject *result = NULL;
+    if (!qids_init(&q, v.text.buf)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const int64_t *st = v.start.buf;
+    const int32_t *ln = v.len.buf;
+    int32_t *codes = out.buf;
+    for (Py_ssize_t i = 0; i < n && !failed; i++) {
+        codes[i] = qids_code(&q, st[i], ln[i]);
+        failed = codes[i] < 0;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("y#y#", (const char *)q.start, (Py_ssize_t)(q.n * sizeof *q.start),
+                               (const char *)q.len, (Py_ssize_t)(q.n * sizeof *q.len));
+done:
+    qids_free(&q);
+    PyBuffer_Release(&out);
+    strs_close(&v);
+    return result;
+}
+
 static inline int compare(const Strs *v, Py_ssize_t i, const Strs *w, Py_ssize_t j) {
     int32_t a = ((const int32_t *)v->len.buf)[i], b = ((const int32_t *)w->len.buf)[j];
     const unsigned char *p = (const unsigned char *)v->text.buf + ((const int64_t *)v->start.buf)[i];
@@ -660,6 +702,7 @@ static PyMethodDef methods[] = {
     {"tokenize", tokenize, METH_VARARGS, "Read TREC lines into columns."},
     {"count_lines", count_lines, METH_VARARGS, "Count newline bytes."},
     {"hashes", hashes, METH_VARARGS, "Hash each string."},
+    {"code_strings", code_strings, METH_VARARGS, "Code strings by first appearance."},
     {"equal", equal, METH_VARARGS, "Whether two lists of strings are equal."},
     {"sort_ties", sort_ties, METH_VARARGS, "Sort groups by key, then string, descending."},
     {NULL, NULL, 0, NULL},

@@ -36,7 +36,7 @@ import numpy as np
 
 from dcglab.evaluation.batch.inputs import Raw, resolve
 from dcglab.evaluation.batch.matching import first_repeat
-from dcglab.evaluation.batch.tokens import Bad, Strings, lines_before, read_text
+from dcglab.evaluation.batch.tokens import Bad, Strings, first_codes, lines_before, read_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -223,6 +223,9 @@ def _id_column(frame: Any, name: str, origin: str) -> Any:
     import pandas as pd
 
     col = frame[name]
+    arrow = _arrow_strings(col)
+    if arrow is not None:
+        return arrow
     values = col.to_numpy(dtype=object)
     kind = pd.api.types.infer_dtype(values, skipna=False)
     if kind == "string":
@@ -238,26 +241,31 @@ def _id_column(frame: Any, name: str, origin: str) -> Any:
     raise ValueError(f"{origin}: {name} holds values that are not strings")
 
 
-def _codes(ids: Any) -> tuple[np.ndarray, list[str]]:
-    """Each id's code in order of first appearance, and the distinct ids (a polars
-    Series of strings, or strings that pandas factorises)."""
-    if isinstance(ids, (list, np.ndarray)):
-        import pandas as pd
-
-        codes, distinct = pd.factorize(np.asarray(ids, dtype=object))
-        return codes.astype(np.int32), list(distinct)
-    import polars as pl
-
-    distinct = ids.unique(maintain_order=True)
-    codes = ids.cast(pl.Enum(distinct)).to_physical().to_numpy()
-    return codes.astype(np.int32), distinct.to_list()
+def _arrow_strings(col: Any) -> Any:
+    """A pandas column held by Arrow as strings without a missing value: its Arrow
+    array, in one piece; otherwise ``None``."""
+    pa = sys.modules.get("pyarrow")
+    if pa is None or not hasattr(col.array, "__arrow_array__"):
+        return None
+    array = pa.array(col.array)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    string = pa.types.is_string(array.type) or pa.types.is_large_string(array.type)
+    return array if string and array.null_count == 0 else None
 
 
 def _strings(ids: Any) -> Strings:
-    """Strings (:class:`~dcglab.evaluation.batch.tokens.Strings`) of a polars Series of
-    strings (in one piece, as polars joins them), or of ``str`` values."""
+    """Strings (:class:`~dcglab.evaluation.batch.tokens.Strings`) of an Arrow string
+    array (its own buffers), a polars Series of strings (in one piece, as polars
+    joins them), or ``str`` values."""
     if isinstance(ids, (list, np.ndarray)):
         return Strings.of(ids.tolist() if isinstance(ids, np.ndarray) else ids)
+    if hasattr(ids, "buffers"):  # Arrow: offsets into one data buffer
+        _, offsets, data = ids.buffers()
+        wide = str(ids.type) == "large_string"
+        ends = np.frombuffer(offsets, np.int64 if wide else np.int32)
+        ends = ends[ids.offset : ids.offset + len(ids) + 1].astype(np.int64)
+        return Strings(b"" if data is None else data, ends[:-1], np.diff(ends).astype(np.int32))
     text = ids.str.join("").item().encode("utf-8")
     return Strings.joined(text, ids.str.len_bytes().to_numpy())
 
@@ -304,7 +312,7 @@ def _read_frame(frame: Any, kind: str) -> Table:
         raise ValueError(f"{origin} needs columns qid, docno, {numeric}; missing {missing}")
     if len(frame) == 0:
         raise ValueError(f"{origin} is empty: it needs at least one row")
-    codes, qids = _codes(_id_column(frame, "qid", origin))
+    codes, qids = first_codes(_strings(_id_column(frame, "qid", origin)))
     docno = _strings(_id_column(frame, "docno", origin))
     return Table(codes, qids, docno, _numbers(frame, numeric, origin), origin)
 

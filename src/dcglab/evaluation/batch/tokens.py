@@ -22,7 +22,7 @@ import numpy as np
 
 from dcglab.evaluation.batch import _trec
 
-__all__ = ["Bad", "Strings", "Tokens", "docno_hashes", "read_text"]
+__all__ = ["Bad", "Strings", "Tokens", "docno_hashes", "first_codes", "read_text"]
 
 Text = bytes | mmap.mmap
 
@@ -117,6 +117,27 @@ class Strings:
         )
 
 
+def first_codes(strings: Strings) -> tuple[np.ndarray, list[str]]:
+    """Each string's code in order of first appearance (as the tokenizer codes
+    query ids) and the distinct strings in code order.
+
+    Examples
+    --------
+    >>> codes, distinct = first_codes(Strings.of(["q2", "q1", "q2"]))
+    >>> codes.tolist(), distinct
+    ([0, 1, 0], ['q2', 'q1'])
+    """
+    codes = np.empty(len(strings), dtype=np.int32)
+    starts, lengths = _trec.code_strings(strings.text, strings.start, strings.length, codes)
+    return codes, _decoded(strings.text, starts, lengths)
+
+
+def _decoded(text: Text, starts: bytes, lengths: bytes) -> list[str]:
+    """The strings at the places the compiled code lists (int64 starts and lengths)."""
+    begin, length = np.frombuffer(starts, np.int64), np.frombuffer(lengths, np.int64)
+    return [bytes(text[s : s + n]).decode("utf-8") for s, n in zip(begin.tolist(), length.tolist())]
+
+
 def docno_hashes(docno: Strings) -> np.ndarray:
     """A 64-bit hash of each docno: the one the matching of documents uses."""
     return docno.hash
@@ -166,10 +187,7 @@ def _read_part(text: Text, lo: int, hi: int, fields: int, columns: tuple, at: in
     """Read ``text[lo:hi]`` into the ``columns`` from row ``at`` on: the rows
     read, the first bad line's offset (or -1) and the part's distinct qids."""
     rows, bad, q_start, q_len = _trec.tokenize(text, lo, hi, fields, *(c[at:] for c in columns))
-    starts = np.frombuffer(q_start, np.int64).tolist()
-    lengths = np.frombuffer(q_len, np.int64).tolist()
-    qids = [bytes(text[s : s + n]).decode("utf-8") for s, n in zip(starts, lengths)]
-    return rows, bad, qids
+    return rows, bad, _decoded(text, q_start, q_len)
 
 
 def _one_numbering(code: np.ndarray, parts: Sequence, places: Sequence[int]) -> list[str]:
