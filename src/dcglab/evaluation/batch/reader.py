@@ -106,11 +106,8 @@ class Table:
         >>> t.qids, t.qid_code.tolist(), t.qid(2)
         (['b', 'a'], [0, 1, 0], 'b')
         """
-        index: dict[str, int] = {}
-        code = np.fromiter(
-            (index.setdefault(q, len(index)) for q in qid), dtype=np.int32, count=len(qid)
-        )
-        return cls(code, list(index), Strings.of(docno), value, origin)
+        code, qids = first_codes(Strings.of(qid))
+        return cls(code, qids, Strings.of(docno), value, origin)
 
 
 def usable(values: np.ndarray | float, kind: str) -> np.ndarray:
@@ -260,6 +257,13 @@ def _strings(ids: Any) -> Strings:
     joins them), or ``str`` values."""
     if isinstance(ids, (list, np.ndarray)):
         return Strings.of(ids.tolist() if isinstance(ids, np.ndarray) else ids)
+    if not hasattr(ids, "buffers"):  # polars: its Arrow array, when pyarrow is there
+        try:
+            arrow = ids.to_arrow()
+        except ImportError:
+            arrow = None
+        if arrow is not None and str(arrow.type) in ("string", "large_string"):
+            ids = arrow
     if hasattr(ids, "buffers"):  # Arrow: offsets into one data buffer
         _, offsets, data = ids.buffers()
         wide = str(ids.type) == "large_string"
