@@ -28,7 +28,7 @@ ifneq ($(wildcard $(SHARED_CRANFIELD)/cranqrel),)
 export DCGLAB_CRANFIELD_DIR ?= $(SHARED_CRANFIELD)
 endif
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml setup.py src/dcglab/evaluation/batch/_trec.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt

@@ -24,7 +24,8 @@ equal an untimed ``dcglab --score-precision float32`` run's (ir_measures
 compares scores as float32) to 1e-12.
 
 A last section shows where dcglab's start-up goes: ``python -X importtime`` of
-a one-query run, split into numpy, polars, dcglab's own modules and the rest.
+a one-query run, split into numpy, dcglab's own modules and the rest (and says
+whether polars or pandas, which it must not load, were imported).
 """
 
 from __future__ import annotations
@@ -114,8 +115,9 @@ def run_workload(label: str, folder: Path, binary: Path, args: argparse.Namespac
 
 
 def import_profile(folder: Path, top: int) -> None:
-    """Where a one-query dcglab run's imports go (``-X importtime``): numpy and polars
-    (each with what it imports), dcglab's own modules (their own time), and the rest."""
+    """Where a one-query dcglab run's imports go (``-X importtime``): numpy (with what
+    it imports), dcglab's own modules (their own time), and the rest; polars and
+    pandas are named if they were imported."""
     files = [str(folder / "qrels.txt"), str(folder / "run.txt")]
     command = [sys.executable, "-X", "importtime", "-m", "dcglab", "-m", "ndcg_cut.10", *files]
     err = subprocess.run(command, capture_output=True, text=True, check=True).stderr
@@ -126,11 +128,13 @@ def import_profile(folder: Path, top: int) -> None:
             depth = (len(name) - len(name.lstrip()) - 1) // 2
             rows.append((int(own), int(total), depth, name.strip()))
     everything = sum(total for _, total, depth, _ in rows if depth == 0)
-    heavy = {name: total for _, total, _, name in rows if name in ("numpy", "polars")}
+    heavy = {name: total for _, total, _, name in rows if name in ("numpy", "polars", "pandas")}
     ours = [(own, name) for own, _, _, name in rows if name.startswith("dcglab")]
     print("\nwhere a one-query run's imports go (python -X importtime, one run):")
     for name, total in heavy.items():
         print(f"  {total / 1000:7.1f} ms  {name}, with the modules it imports")
+    for name in sorted({"polars", "pandas"} - set(heavy)):
+        print(f"  {name}: not imported")
     print(f"  {sum(own for own, _ in ours) / 1000:7.1f} ms  dcglab's {len(ours)} modules "
           "(their own time)")  # fmt: skip
     rest = everything - sum(heavy.values()) - sum(own for own, _ in ours)

@@ -14,7 +14,8 @@ import pytest
 
 from dcglab.cli import main
 from dcglab.evaluation.batch import evaluate, measure_specs
-from dcglab.evaluation.batch.reader import SCAN_CHUNK, fast_layout, read_qrels, read_run
+from dcglab.evaluation.batch.reader import read_qrels, read_run
+from dcglab.evaluation.batch.tokens import read_text
 
 QRELS = "q1 0 d1 3\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 2\nq2 0 d5 1\n"
 RUN = (
@@ -337,24 +338,26 @@ def test_any_whitespace_reads_the_same(write, style):
     assert read_run(r).equals(read_run(write("r2", RUN)))
 
 
-def test_the_fast_path_takes_single_separators_only(write):
-    assert fast_layout(write("a", RUN), "run") == (b" ", False)
-    assert fast_layout(write("b", RUN.replace(" ", "\t")), "run") == (b"\t", False)
-    for style in ("mixed", "CRLF", "BOM", "vertical tab and form feed", "runs of spaces"):
-        assert fast_layout(write("c", WHITESPACE[style](RUN)), "run") is None
-    # a qrels is read with all its fields, so polars sees an empty field itself
-    assert fast_layout(write("d", WHITESPACE["runs of spaces"](QRELS)), "qrels") == (b" ", False)
-    assert fast_layout(write("e", "# a comment\n" + RUN), "run") == (b" ", True)
-    assert fast_layout(write("f", RUN.replace("Q0", "#Q0")), "run") == (b" ", False)
+@pytest.mark.parametrize("style", sorted(WHITESPACE))
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_every_whitespace_style_reads_the_same_in_parts(style, parts):
+    """Cut into parts at line ends (some holding only comments or blank lines),
+    the tokenizer gives the table it gives in one piece."""
+    text = WHITESPACE[style](RUN).encode()
+    start = 3 if text.startswith(b"\xef\xbb\xbf") else 0
+    whole, cut = read_text(text, "run", start, 1), read_text(text, "run", start, parts)
+    assert whole.docno.to_list() == cut.docno.to_list() == [x.split()[2] for x in RUN.splitlines()]
+    assert whole.value.tolist() == cut.value.tolist()
+    assert [whole.qids[c] for c in whole.qid_code] == [cut.qids[c] for c in cut.qid_code]
 
 
-@pytest.mark.parametrize("at", [7, SCAN_CHUNK - 2, SCAN_CHUNK - 1, SCAN_CHUNK, 2 * SCAN_CHUNK - 1])
-def test_the_scan_sees_a_doubled_separator_at_any_offset(write, at):
+@pytest.mark.parametrize("at", [7, 100, 4095, 4096, 8191])
+def test_a_doubled_separator_at_any_offset_reads_the_same(write, at):
     first = f"q0 Q0 {'x' * (at - 6)} 1 0.5 t\n"  # its third separator is byte ``at``
-    rest = "q1 Q0 d1 1 0.5 t\n" * (2 * SCAN_CHUNK // 17 + 2)
+    rest = "q1 Q0 d1 1 0.5 t\n" * (2 * 8192 // 17 + 2)
     assert first[at] == " "
-    assert fast_layout(write("g", first + rest), "run") == (b" ", False)
-    assert fast_layout(write("h", first[: at + 1] + " " + first[at + 1 :] + rest), "run") is None
+    doubled = first[: at + 1] + " " + first[at + 1 :] + rest
+    assert read_run(write("g", first + rest)).equals(read_run(write("h", doubled)))
 
 
 def test_general_path_agrees_with_pytrec_eval(write, require):
@@ -465,18 +468,6 @@ def test_cli_in_process_returns_2(write, capsys):
     assert main([str(write("q", "q1 0 a 1\n")), str(write("r", "q1 Q0 a 1 x t\n"))]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dcglab: error: ") and ":1: score 'x' is not a number" in err
-
-
-def test_the_general_path_reads_in_chunks_the_same(write):
-    """Cut into pieces of a few bytes (some holding only comments), the general
-    path gives the table it gives in one piece."""
-    from dcglab.evaluation.batch.reader import _general
-
-    raw = WHITESPACE["blank lines and comments"](WHITESPACE["mixed"](RUN)).encode()
-    whole = _general(raw, "run")
-    for chunk in (1, 7, 40, 1000):
-        assert _general(raw, "run", chunk=chunk).equals(whole)
-    assert whole.get_column("docno").to_list() == [line.split()[2] for line in RUN.splitlines()]
 
 
 @pytest.mark.parametrize("k", ["abc", "5", math.inf, math.nan, 2.5, 0, -1, True, [3]])

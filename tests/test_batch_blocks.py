@@ -1,29 +1,31 @@
-"""dcglab.evaluation.batch.blocks: the padded row layout, row blocks and chunk-aware gathers."""
+"""dcglab.evaluation.batch.blocks: the padded row layout, row blocks and taking strings."""
 
 import numpy as np
-import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import dcglab.evaluation.batch.blocks as blocks
 import dcglab.evaluation.batch.codes as codes
+from dcglab.evaluation.batch.tokens import Strings, read_text
 
 
 @pytest.mark.parametrize("order", ["sorted", "shuffled", "repeated", "empty"])
-@pytest.mark.parametrize("n_chunks", [1, 2, 7])
-def test_gather_across_chunks_is_polars_gather(order, n_chunks):
-    rng = np.random.default_rng(n_chunks)
-    parts = [pl.Series([f"d{i}-{j}" for j in range(rng.integers(1, 30))]) for i in range(n_chunks)]
-    values = pl.concat(parts, rechunk=False)
-    assert values.n_chunks() == n_chunks
+@pytest.mark.parametrize("n_parts", [1, 2, 7])
+def test_taking_strings_is_taking_list_items(order, n_parts):
+    rng = np.random.default_rng(n_parts)
+    docnos = [f"d{i}-{j}" for i in range(n_parts) for j in range(rng.integers(1, 30))]
+    text = "".join(f"q Q0 {d} 1 1 t\n" for d in docnos).encode()
+    values = read_text(text, "run", parts=n_parts).docno
     rows = {
         "sorted": np.sort(rng.choice(len(values), len(values) // 2, replace=False)),
         "shuffled": rng.permutation(len(values)),
         "repeated": rng.integers(0, len(values), 3 * len(values)),
         "empty": np.zeros(0, dtype=np.int64),
     }[order]
-    assert codes.gather(values, rows).to_list() == values.gather(rows).to_list()
+    taken = values.take(rows)
+    assert taken.to_list() == [docnos[i] for i in rows]
+    assert np.array_equal(taken.hash, Strings.of(taken.to_list()).hash)
 
 
 @given(st.integers(0, 60), st.integers(0, 9), st.sampled_from([1, 4, 7, 64]))
@@ -58,4 +60,4 @@ def test_take_in_rows_is_take_along_axis(monkeypatch, block):
     ],
 )
 def test_equal_blocks_is_the_common_length_of_one_block_per_id(ids, length):
-    assert blocks.equal_blocks(pl.Series(ids, dtype=pl.String)) == length
+    assert blocks.equal_blocks(codes.lexicographic_codes(ids)[0]) == length

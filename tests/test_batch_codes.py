@@ -7,7 +7,6 @@ import sys
 
 import numpy as np
 import pandas as pd
-import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +15,7 @@ from workloads import DOCNOS
 import dcglab.evaluation.batch.blocks as blocks
 from dcglab.evaluation.batch import evaluate
 from dcglab.evaluation.batch.codes import lexicographic_codes, trec_ranking
+from dcglab.evaluation.batch.tokens import Strings
 
 
 def python_ranking(scores, rows, docno):
@@ -47,13 +47,13 @@ def test_trec_ranking_breaks_ties_by_docno_bytes(monkeypatch, block):
     docno = [DOCNOS[j] for _ in range(n) for j in rng.permutation(w)]
     rows = np.arange(n * w).reshape(n, w)
     rows[rng.random((n, w)) < 0.2] = -1  # padding (its docno is never looked at)
-    got = trec_ranking(scores, rows, pl.Series(docno))
+    got = trec_ranking(scores, rows, Strings.of(docno))
     np.testing.assert_array_equal(got, python_ranking(scores, rows, docno))
 
 
 def test_trec_ranking_without_ties_orders_by_score():
     scores = np.array([[3.0, 1.0, 2.0]])
-    ranking = trec_ranking(scores, np.array([[0, 1, 2]]), pl.Series(["x", "y", "z"]))
+    ranking = trec_ranking(scores, np.array([[0, 1, 2]]), Strings.of(["x", "y", "z"]))
     assert ranking.tolist() == [[0, 2, 1]]
 
 
@@ -71,9 +71,12 @@ def test_a_hash_in_a_docno_is_data_not_a_comment(tmp_path):
 
 
 def test_importing_dcglab_does_not_import_polars():
-    """The command line sets polars' allocator before polars is first imported
-    (dcglab.__main__), so ``import dcglab`` must not import it."""
-    code = "import sys, dcglab; assert 'polars' not in sys.modules; dcglab.evaluate"
+    """Neither ``import dcglab`` nor the evaluator imports polars or pandas: the
+    command line starts faster without them."""
+    code = (
+        "import sys, dcglab; dcglab.evaluate; from dcglab.evaluation.batch import prepare;"
+        "assert not {'polars', 'pandas'} & set(sys.modules), sys.modules.keys()"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -94,8 +97,6 @@ def test_sortable_bits_order_is_the_order_of_doubles(a, b):
 def test_trec_ranking_sorts_doubles_then_docnos(values):
     """A row's ranking is the order of (score, docno bytes), descending, whatever
     the scores: near-ties within the packed key's column bits included."""
-    import polars as pl
-
     from dcglab.evaluation.batch.codes import trec_ranking
 
     with np.errstate(over="ignore"):  # the largest double's neighbour is inf: kept
@@ -103,7 +104,7 @@ def test_trec_ranking_sorts_doubles_then_docnos(values):
     scores = np.array([values + near])
     docnos = [f"d{i % 7}{i}" for i in range(scores.shape[1])]
     rows = np.arange(scores.shape[1])[None, :]
-    got = trec_ranking(scores, rows, pl.Series(docnos))[0]
+    got = trec_ranking(scores, rows, Strings.of(docnos))[0]
     expected = sorted(
         range(len(docnos)), key=lambda j: (scores[0, j], docnos[j].encode()), reverse=True
     )
@@ -112,11 +113,11 @@ def test_trec_ranking_sorts_doubles_then_docnos(values):
 
 def test_lexicographic_codes_follow_byte_order():
     words = ["b", "a", "ab", "a", "aaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaa", "é", ""]
-    values = np.array(words * 3000, dtype=object)  # many distinct -> packed-word path
+    values = words * 3000
     codes, distinct = lexicographic_codes(values)
     order = sorted(set(words), key=lambda w: w.encode())
     assert [order[c] for c in codes[: len(words)]] == words
-    assert distinct.to_list() == order
+    assert distinct == order
     for ids in ([f"d{i}" for i in range(20000)], [f"clueweb09-en{i:012d}" for i in range(20000)]):
-        arr = np.array(ids[::-1], dtype=object)  # one 64-bit word, then several
-        assert (np.argsort(lexicographic_codes(arr)[0]) == np.argsort(arr)).all()
+        arr = np.array(ids[::-1], dtype=object)
+        assert (np.argsort(lexicographic_codes(ids[::-1])[0]) == np.argsort(arr)).all()

@@ -3,7 +3,6 @@ match whenever hashes repeat or collide."""
 
 import numpy as np
 import pandas as pd
-import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +18,7 @@ from dcglab.evaluation.batch.matching import (
     may_repeat,
     pair_keys,
 )
+from dcglab.evaluation.batch.tokens import Strings
 
 
 def hashes(values):
@@ -46,15 +46,16 @@ def test_match_in_rows_gives_up_on_repeated_hashes(run, qrels):
 
 
 def fake_docno_hash(table):
-    """A stand-in for ``polars.Series.hash``: ``table``'s value for a Series of
-    docnos, the real hash for anything else (query ids). Its calls are recorded."""
-    real_hash = pl.Series.hash
+    """A stand-in for :attr:`Strings.hash`: ``table``'s value for docnos that are
+    all in it, the real hash otherwise. Its calls are recorded."""
+    real_hash = Strings.hash
 
-    def fake(self, seed=0):
-        if self.dtype != pl.String or not set(self.to_list()) <= set(table):
-            return real_hash(self, seed=seed)
-        fake.calls.append(seed)
-        return pl.Series([table[v] for v in self.to_list()], dtype=pl.UInt64)
+    def fake(self):
+        values = self.to_list()
+        if not set(values) <= set(table):
+            return real_hash.fget(self)
+        fake.calls.append(len(values))
+        return np.array([table[v] for v in values], dtype=np.uint64)
 
     fake.calls = []
     return fake
@@ -73,7 +74,7 @@ def test_hash_collisions_fall_back_to_the_strings(monkeypatch, collide):
     else:  # retrieved "a" (unjudged) and "judged only" (not retrieved) share a hash
         table["a"] = table["judged only"]
     fake = fake_docno_hash(table)
-    monkeypatch.setattr(pl.Series, "hash", fake)
+    monkeypatch.setattr(Strings, "hash", property(fake))
     exact = []
     spy = lambda *a: exact.append(1) or codes.exact_match(*a)  # noqa: E731
     monkeypatch.setattr(preparation, "exact_match", spy)
@@ -86,7 +87,7 @@ def test_a_repeated_docno_is_still_an_error_when_hashes_collide(monkeypatch):
     qrels, run = docno_workload(DOCNOS)
     run = pd.concat([run, run.iloc[[3]]])
     constant = dict.fromkeys([*DOCNOS, "judged only"], np.uint64(1))
-    monkeypatch.setattr(pl.Series, "hash", fake_docno_hash(constant))
+    monkeypatch.setattr(Strings, "hash", property(fake_docno_hash(constant)))
     with pytest.raises(ValueError, match=r"run lists \(q0, aa\) more than once"):
         evaluate(qrels, run)
 
@@ -103,7 +104,7 @@ def test_first_repeat_is_the_first_row_seen_before(rows):
             break
         seen.add(pair)
     query = np.array([q for q, _ in rows], dtype=np.int64)
-    docno = pl.Series([d for _, d in rows], dtype=pl.String)
+    docno = Strings.of([d for _, d in rows])
     assert first_repeat(query, docno) == want
     keys = pair_keys(query, docno)
     assert len(set(keys.tolist())) == len(set(rows))  # equal pairs, equal keys; no collision
@@ -116,8 +117,8 @@ def test_exact_match_is_the_row_of_the_same_pair_or_minus_one(judged, run):
     row = {pair: i for i, pair in enumerate(qrels)}
     got = exact_match(
         np.array([q for q, _ in qrels], dtype=np.int64),
-        pl.Series([d for _, d in qrels], dtype=pl.String),
+        Strings.of([d for _, d in qrels]),
         np.array([q for q, _ in run], dtype=np.int64),
-        pl.Series([d for _, d in run], dtype=pl.String),
+        Strings.of([d for _, d in run]),
     )
     assert got.tolist() == [row.get(pair, -1) for pair in run]

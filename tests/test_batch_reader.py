@@ -42,3 +42,32 @@ def test_malformed_qrels_line(tmp_path):
     qrels.write_text("q1 0 d1 3\nq1 0 d2 x\n")
     with pytest.raises(ValueError, match=r"qrels.txt:2: grade 'x' is not a number"):
         read_qrels(qrels)
+
+
+def test_every_kind_of_string_column_gives_the_same_table():
+    """Object arrays, Arrow-backed strings (sliced too: their buffers start
+    elsewhere) and polars frames reach the same columns: query codes in order of
+    first appearance, docno bytes and hashes."""
+    import numpy as np
+    import polars as pl
+    import pyarrow as pa
+
+    from dcglab.evaluation.batch.reader import run_table
+
+    qid = ["q2", "q10", "q2", "é", "q10"] * 3
+    docno = ["d1", "d22", "d3", "dé", "" + "x" * 30] * 3
+    score = [float(i) for i in range(len(qid))]
+    plain = pd.DataFrame({"qid": pd.Series(qid, dtype=object), "docno": docno, "score": score})
+    arrow = pd.DataFrame(
+        {
+            "qid": pd.arrays.ArrowExtensionArray(pa.array(["skip", *qid])[1:]),
+            "docno": pd.Series(docno, dtype="string[pyarrow]"),
+            "score": score,
+        }
+    )
+    tables = [run_table(f) for f in (plain, arrow, pl.from_pandas(plain))]
+    for t in tables:
+        assert t.qids == ["q2", "q10", "é"]
+        assert [t.qid(i) for i in range(len(qid))] == qid
+        assert t.docno.to_list() == docno
+        assert np.array_equal(t.docno.hash, tables[0].docno.hash)

@@ -25,11 +25,11 @@ import dcglab
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = {"dcglab", "numpy", "polars", "pandas", "scipy", "tqdm"}
+CORE = {"dcglab", "numpy", "pandas", "scipy", "tqdm"}
 """dcglab and what ``pip install dcglab`` asks for (pyproject.toml's dependencies)."""
 EXTRAS_ONLY = {
     "matplotlib", "anywidget", "ipywidgets", "traitlets", "pooch", "snowballstemmer", "pyyaml",
-    "scikit-learn", "duckdb", "pyspark", "jupyter-book", "ipykernel", "myst-nb",
+    "scikit-learn", "duckdb", "pyspark", "jupyter-book", "ipykernel", "myst-nb", "polars",
 }  # fmt: skip
 """Packages of the ``book``, ``duckdb`` and ``spark`` extras (and the book's tools)."""
 CASES = [
@@ -57,8 +57,10 @@ def installed(tmp_path_factory, skip_or_fail) -> Path:
     """The ``bin`` folder of a fresh virtual environment holding the wheel, no extras."""
     tmp = tmp_path_factory.mktemp("package")
     tree = tmp / "tree"  # a copy, so that the build leaves nothing in the checkout
-    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    ignored = shutil.ignore_patterns("__pycache__", "*.so")  # the wheel compiles its own
+    shutil.copytree(ROOT / "src", tree / "src", ignore=ignored)
     shutil.copy(ROOT / "pyproject.toml", tree)
+    shutil.copy(ROOT / "setup.py", tree)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                  "--quiet", "--wheel-dir", tmp / "dist", tree, env=env)  # fmt: skip
@@ -132,15 +134,17 @@ def test_compare_and_evaluate_work_without_extras(installed, trec_eval_test_file
 
 
 def test_a_one_query_run_imports_neither_pandas_nor_scipy(tmp_path):
-    """The command line's start-up: what a small run loads (numpy and polars) and
-    nothing else heavy; pandas, scipy and the engines only when asked for."""
+    """The command line's start-up: what a small run loads (numpy and the compiled
+    reader) and nothing else heavy; polars, pandas, scipy and the engines only when
+    asked for."""
     (tmp_path / "q").write_text("q1 0 d1 1\n")
     (tmp_path / "r").write_text("q1 Q0 d1 1 0.5 t\n")
     code = (
         "import sys\n"
         "from dcglab.cli import main\n"
         "assert main(sys.argv[1:]) == 0\n"
-        "heavy = ('pandas', 'scipy', 'matplotlib', 'duckdb', 'pyspark', 'tqdm', 'pyarrow')\n"
+        "heavy = ('polars', 'pandas', 'scipy', 'matplotlib', 'duckdb', 'pyspark', 'tqdm',"
+        " 'pyarrow')\n"
         "print(' '.join(m for m in heavy if m in sys.modules))\n"
     )
     done = _run(sys.executable, "-c", code, tmp_path / "q", tmp_path / "r", "-m", "ndcg_cut.10")

@@ -63,8 +63,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    """:func:`evaluate` and :func:`compare` are imported on first use: they need
-    polars, whose allocator the command line configures before polars is imported
+    """:func:`evaluate` and :func:`compare` are imported on first use, so that
+    ``import dcglab`` stays light and the command line sets its allocator up first
     (:mod:`dcglab.cli.process`)."""
     if name == "evaluate":
         from dcglab.evaluation.batch import evaluate

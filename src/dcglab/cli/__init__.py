@@ -1,7 +1,7 @@
 """The command line: ``dcglab QRELS RUN`` evaluates as trec_eval does
 (:mod:`dcglab.cli.evaluate`), ``dcglab compare QRELS RUN...`` compares runs
 (:mod:`dcglab.cli.compare`); :mod:`dcglab.cli.common` holds what both parsers share and
-:mod:`dcglab.cli.process` sets the process up before polars loads.
+:mod:`dcglab.cli.process` sets the process up before the evaluator loads.
 
 Nothing in the library imports this package: it sits on top of evaluation and statistics.
 """

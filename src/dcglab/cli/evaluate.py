@@ -344,9 +344,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     try:
         from dcglab.evaluation.batch.inputs import buffered, run_tag
-        from dcglab.evaluation.batch.scoring import (
-            evaluate,  # here: polars must load after process.setup()
-        )
+        from dcglab.evaluation.batch.scoring import evaluate  # here: after process.setup()
 
         names = args.measure or ["official"]
         names = names if args.corrected else trec_choice(names)

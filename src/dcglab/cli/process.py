@@ -1,4 +1,7 @@
-"""Process set-up for the command line: allocator settings made before polars loads.
+"""Process set-up for the command line: allocator settings made before the evaluator loads.
+
+polars is loaded only by the DuckDB and Spark engines' adapters; its allocator is
+configured here all the same, before it could be imported.
 
 Both entry points, the ``dcglab`` console script and ``python -m dcglab``, call
 :func:`dcglab.cli.evaluate.main` without arguments, which calls :func:`setup` first; a
@@ -78,8 +81,8 @@ def setup() -> None:
     """The allocator settings, for a process whose main work is one evaluation.
 
     Only the command line calls this: a library does not change its host's
-    allocator. It must run before polars is imported, which is why
-    :mod:`dcglab.cli.evaluate` imports the evaluator lazily.
+    allocator. It must run before the evaluator (and, for an engine, polars) is
+    imported, which is why :mod:`dcglab.cli.evaluate` imports the evaluator lazily.
     """
     keep_freed_memory()
     return_polars_memory()

@@ -10,9 +10,9 @@ against the table once, when it is built, and is what :mod:`dcglab.evaluation.ba
 engines' SQL builder (:mod:`dcglab.evaluation.engines.sql`) and the command line pass
 around.
 
-This module imports neither polars nor pandas (only :mod:`dcglab.formulas.gains` and
-:mod:`dcglab.formulas.discounts`, for their parsers), so the command line can check its
-options before polars is loaded (see :mod:`dcglab.cli.process`).
+This module imports no data-frame library (only :mod:`dcglab.formulas.gains` and
+:mod:`dcglab.formulas.discounts`, for their parsers), so the command line checks its
+options before it loads the evaluator (see :mod:`dcglab.cli.process`).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ module             what it does
 =================  ===========================================================
 ``inputs``         resolves a source (path, ``-``, pipe, compressed file,
                    bytes, DataFrame) to what the reader takes
-``text``           the TREC text format: fields, whitespace, comments, and the
-                   line-numbered errors
+``tokens``         the TREC text format: lines, fields, whitespace, comments,
+                   numbers, read by a compiled tokenizer into numpy columns
 ``reader``         qrels and runs read into checked tables (every path's
                    reader: the engines read text and DataFrames through it)
 ``codes``          ids coded as integers in byte order, and trec_eval's ranking
@@ -28,7 +28,7 @@ module             what it does
 
 The conventions every step applies are one checked value,
 :class:`dcglab.evaluation.options.Conventions`. Names are loaded on first use, so that the
-command line can set the process up (:mod:`dcglab.cli.process`) before polars loads.
+command line loads only what it uses; nothing here imports polars or pandas.
 """
 
 from __future__ import annotations

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import polars as pl
 
-from dcglab.evaluation.batch.blocks import Grouping, equal_blocks, gather, row_blocks, take_in_rows
+from dcglab.evaluation.batch.blocks import Grouping, equal_blocks, row_blocks, take_in_rows
 from dcglab.evaluation.batch.matching import (
     exact_match,
     first_repeat,
@@ -25,6 +24,7 @@ from dcglab.evaluation.batch.matching import (
     may_repeat,
     pair_keys,
 )
+from dcglab.evaluation.batch.tokens import Strings, sort_ties
 
 __all__ = [
     "Grouping",
@@ -32,11 +32,11 @@ __all__ = [
     "equal_blocks",
     "exact_match",
     "first_repeat",
-    "gather",
     "lexicographic_codes",
     "match_in_rows",
     "match_rows",
     "may_repeat",
+    "merged_codes",
     "pair_keys",
     "row_blocks",
     "sortable_bits",
@@ -64,7 +64,7 @@ def sortable_bits(scores: np.ndarray) -> np.ndarray:
     return f64.view(np.uint64) ^ flip
 
 
-def trec_ranking(scores: np.ndarray, rows: np.ndarray | None, docno: pl.Series) -> np.ndarray:
+def trec_ranking(scores: np.ndarray, rows: np.ndarray | None, docno: Strings) -> np.ndarray:
     """Each row's columns in trec_eval's ranking order: score descending, then
     docno bytes descending (``strcmp``); padding last.
 
@@ -76,14 +76,14 @@ def trec_ranking(scores: np.ndarray, rows: np.ndarray | None, docno: pl.Series) 
     lowest bits replaced by its column, and a row sort of these packed keys
     orders the scores. Documents whose keys agree above the column bits (equal
     scores, or scores a few units in the last place apart) are then ordered
-    group by group by polars, on the full key and then the docno, which polars
-    compares byte by byte, as ``strcmp`` does. Rows are taken a block at a time
-    (:func:`row_blocks`).
+    group by group on the full key and then the docno, compared byte by byte
+    as ``strcmp`` does (:func:`dcglab.evaluation.batch.tokens.sort_ties`). Rows are taken
+    a block at a time (:func:`row_blocks`).
 
     Examples
     --------
     >>> scores, rows = np.array([[1.0, 2.0, 1.0, 0.0]]), np.array([[0, 1, 2, -1]])
-    >>> trec_ranking(scores, rows, pl.Series(["b", "a", "a"])).tolist()
+    >>> trec_ranking(scores, rows, Strings.of(["b", "a", "a"])).tolist()
     [[1, 0, 2, 3]]
     """
     n, w = scores.shape
@@ -101,20 +101,12 @@ def trec_ranking(scores: np.ndarray, rows: np.ndarray | None, docno: pl.Series) 
     if len(at):  # order each group of tied keys by full key, then docno, both descending
         flat = col.ravel()
         starts = np.concatenate(group_starts)
-        group = np.cumsum(starts, dtype=np.uint32 if len(at) < 2**32 else np.int64)
         cell = (at // w) * w + flat[at]
         key = sortable_bits(scores.ravel()[cell])
         at_docno = cell if rows is None else rows.ravel()[cell]
-        frame = pl.DataFrame({"group": group, "docno": gather(docno, at_docno)})
-        sizes = np.diff(np.flatnonzero(starts), append=len(at))
-        by = ["group", "docno"]  # when every group holds one score, the docno decides
-        if not np.array_equal(key, np.repeat(key[starts], sizes)):
-            frame, by = frame.with_columns(key=key), ["group", "key", "docno"]
-        descending = [False] + [True] * (len(by) - 1)
-        order = frame.select(
-            pl.int_range(pl.len(), dtype=pl.UInt32).sort_by(by, descending=descending)
-        ).to_series()
-        flat[at] = flat[at[order.to_numpy()]]  # the k-th tied document in order: k-th tied place
+        bounds = np.append(np.flatnonzero(starts), len(at))
+        order = sort_ties(docno.take(at_docno), key, bounds)
+        flat[at] = flat[at[order]]  # the k-th tied document in order: k-th tied place
     return col
 
 
@@ -161,93 +153,41 @@ def _score_order(scores: np.ndarray, valid: np.ndarray | None) -> tuple[np.ndarr
     return (key & low).astype(np.uint32), same
 
 
-def lexicographic_codes(
-    values: pl.Series | np.ndarray | Sequence[str],
-) -> tuple[np.ndarray, pl.Series]:
-    """Integer codes of strings, increasing with their byte order (C's ``strcmp``),
-    and the distinct strings in code order.
-
-    Ids that come in blocks (the query ids of a run grouped by query) are coded
-    block by block. Otherwise the strings are factorised through a 64-bit hash,
-    checked against a second independent hash (on a disagreement, polars'
-    categorical cast decides), and only the distinct strings are sorted
-    (polars compares strings byte by byte).
+def merged_codes(*columns: tuple[np.ndarray, Sequence[str]]) -> tuple[list[np.ndarray], list[str]]:
+    """Codes of the ids of several tables in one numbering that increases with
+    their byte order (C's ``strcmp``), and the distinct ids in code order. Each
+    table's column is given as its codes into its own distinct ids (``(codes,
+    ids)``, as the tokenizer gives them); only the distinct ids are sorted.
 
     Examples
     --------
-    >>> codes, distinct = lexicographic_codes(np.array(["d10", "d9", "d10", "a"], dtype=object))
-    >>> codes.tolist(), distinct.to_list()
+    >>> codes, ids = merged_codes((np.array([0, 1, 0]), ["q2", "q10"]), (np.array([0]), ["q1"]))
+    >>> [c.tolist() for c in codes], ids
+    ([[2, 1, 2], [0]], ['q1', 'q10', 'q2'])
+    """
+    distinct = sorted({q for _, ids in columns for q in ids}, key=str.encode)
+    number = {q: i for i, q in enumerate(distinct)}
+    dtype = np.int32 if len(distinct) < 2**31 else np.int64
+    codes = []
+    for code, ids in columns:
+        remap = np.fromiter((number[q] for q in ids), dtype=dtype, count=len(ids))
+        codes.append(remap[code])
+    return codes, distinct
+
+
+def lexicographic_codes(values: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """Integer codes of strings, increasing with their byte order (C's ``strcmp``),
+    and the distinct strings in code order.
+
+    Examples
+    --------
+    >>> codes, distinct = lexicographic_codes(["d10", "d9", "d10", "a"])
+    >>> codes.tolist(), distinct
     ([1, 2, 1, 0], ['a', 'd10', 'd9'])
     """
-    s = values if isinstance(values, pl.Series) else pl.Series(list(values), dtype=pl.String)
-    n = len(s)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64), s
-    # a cheap look at both ends first: a list of docnos is seldom grouped
-    grouped = any(
-        int((end != end.shift(1)).fill_null(True).sum()) <= max(len(end) // 20, 1)
-        for end in (s.head(4096), s.tail(4096))
+    index: dict[str, int] = {}
+    first = np.fromiter(
+        (index.setdefault(v, len(index)) for v in values), dtype=np.int64, count=len(values)
     )
-    runs = s.rle() if grouped else None  # blocks of equal values: (len, value)
-    if runs is not None and len(runs) <= max(n // 20, 1):  # grouped: code block heads
-        heads = runs.struct.field("value")
-        distinct = heads.unique()
-        distinct = distinct.gather(_byte_order(distinct))
-        code = {v: c for c, v in enumerate(distinct.to_list())}
-        lengths = runs.struct.field("len").to_numpy()
-        codes = np.repeat(np.array([code[h] for h in heads.to_list()], dtype=np.int64), lengths)
-        return codes, distinct
-    import pandas as pd  # only here: the command line starts faster without it
-
-    codes, distinct = pd.factorize(s.hash(seed=0).to_numpy())
-    n_distinct = len(distinct)
-    del distinct
-    first = np.empty(n_distinct, dtype=np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    check = s.hash(seed=0x5EED).to_numpy()  # a second, independent hash must agree
-    agree = np.array_equal(check, check[first[codes]])
-    del check
-    if not agree:
-        return _sorted_factorize(s)  # a collision of the first hash: exact but slower
-    order = _byte_order(s.gather(first))
-    rank = np.empty(n_distinct, dtype=np.int32 if n_distinct < 2**31 else np.int64)
-    rank[order] = np.arange(n_distinct)
-    return rank[codes], s.gather(first[order])
-
-
-def _sorted_factorize(s: pl.Series) -> tuple[np.ndarray, pl.Series]:
-    """Codes through polars' categorical cast; only the distinct strings are sorted."""
-    cat = s.cast(pl.Categorical)
-    distinct = cat.unique()
-    ids = distinct.to_physical().to_numpy().astype(np.int64)
-    text = distinct.cast(pl.String)
-    order = text.arg_sort().to_numpy()
-    rank = np.zeros(int(ids.max()) + 1, dtype=np.int64)
-    rank[ids[order]] = np.arange(len(ids))
-    return rank[cat.to_physical().to_numpy()], text.gather(order)
-
-
-def _byte_order(s: pl.Series) -> np.ndarray:
-    """The permutation that sorts distinct strings by their bytes (``strcmp``).
-
-    Each string's UTF-8 bytes, zero-padded, become a row of big-endian 64-bit
-    words, whose integer order is byte order; ``numpy.lexsort`` sorts the rows.
-    ASCII strings are padded by polars; others byte by byte in numpy.
-    """
-    lengths = s.str.len_bytes().to_numpy().astype(np.int64)
-    n, width = len(lengths), max(int(lengths.max()), 1)
-    if int(s.str.len_chars().sum()) == int(lengths.sum()):  # ASCII: one byte a character
-        row = -(-width // 8) * 8
-        text = s.str.pad_end(row, "\x00").str.join("").item().encode("ascii")
-        words = np.frombuffer(text, dtype=">u8").reshape(n, row // 8).astype(np.uint64)
-        return np.lexsort(words.T[::-1])
-    data = np.frombuffer(s.str.join("").item().encode("utf-8"), dtype=np.uint8)
-    table = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    for lo in range(0, n, 1 << 18):
-        st, ln = starts[lo : lo + (1 << 18), None], lengths[lo : lo + (1 << 18), None]
-        inside = np.arange(width) < ln
-        at = np.where(inside, st + np.arange(width), 0)
-        table[lo : lo + (1 << 18), :width] = np.where(inside, data[at] if len(data) else 0, 0)
-    words = table.view(">u8").astype(np.uint64)
-    return np.lexsort(words.T[::-1])
+    (codes,), distinct = merged_codes((first, list(index)))
+    return codes, distinct

@@ -5,13 +5,17 @@
   read into memory as :class:`Raw` bytes;
 - gzip, bzip2 or xz data, in a file or a stream (recognised by its first bytes,
   whatever the file's name): decompressed into :class:`Raw` bytes;
-- Parquet, in a file or a stream: a polars DataFrame;
+- Parquet, in a file or a stream: a DataFrame (polars' reader when polars is
+  installed, else pandas');
 - other binary formats (zip, zstd, lz4, UTF-16, PDF, ...; :data:`UNREADABLE`):
   refused with a one-line error saying what the input looks like;
 - in Python, pytrec_eval's dicts (``{qid: {docno: grade}}``), ir_measures'
   iterables of ``Qrel`` / ``ScoredDoc`` namedtuples, and DataFrames with
   ir_datasets' column names (``query_id``, ``doc_id``, ``relevance``): a
   DataFrame with dcglab's columns ``qid``, ``docno`` and ``grade`` or ``score``.
+
+A DataFrame is recognised without importing pandas or polars: if neither was
+imported, nothing can be one.
 """
 
 from __future__ import annotations
@@ -24,10 +28,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import polars as pl
-
-__all__ = ["COLUMN_ALIASES", "Raw", "buffered", "resolve", "run_tag"]
+__all__ = ["COLUMN_ALIASES", "Raw", "buffered", "is_frame", "resolve", "run_tag"]
 
 MAGIC = {b"\x1f\x8b": ("gzip", "gzip"), b"BZh": ("bzip2", "bz2"), b"\xfd7zXZ\x00": ("xz", "lzma")}
 """The compressions read, by their first bytes: their name and the standard module that
@@ -58,9 +61,17 @@ class Raw:
     origin: str
 
 
-def _is_frame(source: object) -> bool:
-    pd = sys.modules.get("pandas")
-    return isinstance(source, pl.DataFrame) or (pd is not None and isinstance(source, pd.DataFrame))
+def is_frame(source: object) -> bool:
+    """Whether ``source`` is a pandas or polars DataFrame (without importing either)."""
+    pd, pl = sys.modules.get("pandas"), sys.modules.get("polars")
+    return (pd is not None and isinstance(source, pd.DataFrame)) or (
+        pl is not None and isinstance(source, pl.DataFrame)
+    )
+
+
+def _is_polars(frame: object) -> bool:
+    pl = sys.modules.get("polars")
+    return pl is not None and isinstance(frame, pl.DataFrame)
 
 
 def _renamed(frame):
@@ -70,12 +81,12 @@ def _renamed(frame):
     mapping = {a: b for a, b in mapping.items() if b not in frame.columns}
     if not mapping:
         return frame
-    if isinstance(frame, pl.DataFrame):
+    if _is_polars(frame):
         return frame.rename(mapping)
     return frame.rename(columns=mapping)
 
 
-def _from_dict(source: Mapping, kind: str) -> pl.DataFrame:
+def _from_dict(source: Mapping, kind: str) -> Any:
     """pytrec_eval's ``{qid: {docno: value}}``."""
     value = "grade" if kind == "qrels" else "score"
     qids, docnos, values = [], [], []
@@ -92,7 +103,7 @@ def _from_dict(source: Mapping, kind: str) -> pl.DataFrame:
     return _frame(qids, docnos, values, value, f"{kind} dict")
 
 
-def _from_rows(source: Iterable, kind: str) -> pl.DataFrame:
+def _from_rows(source: Iterable, kind: str) -> Any:
     """ir_measures' ``Qrel(query_id, doc_id, relevance)`` and
     ``ScoredDoc(query_id, doc_id, score)`` namedtuples (or any with those fields)."""
     value = "relevance" if kind == "qrels" else "score"
@@ -111,15 +122,19 @@ def _from_rows(source: Iterable, kind: str) -> pl.DataFrame:
     return _frame(qids, docnos, values, "grade" if kind == "qrels" else "score", f"{kind} rows")
 
 
-def _frame(qids: list, docnos: list, values: list, value: str, origin: str) -> pl.DataFrame:
+def _frame(qids: list, docnos: list, values: list, value: str, origin: str) -> Any:
+    """Python lists as a pandas DataFrame of objects, checked later as any
+    DataFrame is (:func:`dcglab.evaluation.batch.reader.read_table`)."""
     if not qids:
         raise ValueError(f"{origin} is empty: it needs at least one entry")
-    try:
-        return pl.DataFrame(
-            {"qid": qids, "docno": docnos, value: values}, strict=False, infer_schema_length=None
-        )
-    except (TypeError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise ValueError(f"{origin}: cannot be read as qid, docno, {value}: {exc}") from None
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            c: pd.Series(v, dtype=object)
+            for c, v in (("qid", qids), ("docno", docnos), (value, values))
+        }
+    )
 
 
 def _refuse_unreadable(head: bytes, origin: str) -> None:
@@ -146,14 +161,25 @@ def _decompressed(data: bytes | Path, head: bytes, origin: str) -> Raw | None:
     return None
 
 
-def _parquet(data: bytes | Path, origin: str) -> pl.DataFrame:
+def _parquet(data: bytes | Path, origin: str) -> Any:
+    """A Parquet file as a DataFrame: polars' when polars is installed, else pandas'."""
+    source = io.BytesIO(data) if isinstance(data, bytes) else data
     try:
-        return pl.read_parquet(io.BytesIO(data) if isinstance(data, bytes) else data)
+        import polars as pl
+    except ImportError:
+        import pandas as pd
+
+        try:
+            return pd.read_parquet(source)
+        except (OSError, ImportError, ValueError) as exc:
+            raise ValueError(f"{origin}: looks like Parquet but cannot be read: {exc}") from None
+    try:
+        return pl.read_parquet(source)
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise ValueError(f"{origin}: looks like Parquet but cannot be read: {exc}") from None
 
 
-def _decoded(source: Path | bytes, origin: str) -> Raw | pl.DataFrame | None:
+def _decoded(source: Path | bytes, origin: str) -> Any:
     """A compressed file's (or stream's) text or a Parquet table, by their first
     bytes; an error for another known binary format; ``None`` for plain text."""
     if isinstance(source, bytes):
@@ -170,7 +196,7 @@ def _decoded(source: Path | bytes, origin: str) -> Raw | pl.DataFrame | None:
     return None
 
 
-def _stream(data: bytes, origin: str) -> Raw | pl.DataFrame:
+def _stream(data: bytes, origin: str) -> Any:
     """Bytes read from standard input, a pipe or a file object, decoded as a file's
     would be (compressed, Parquet, or text)."""
     decoded = _decoded(data, origin)
@@ -203,14 +229,14 @@ def _resolve_path(source: str | os.PathLike, kind: str) -> object:
     compressed or Parquet file decoded, a plain file as its :class:`~pathlib.Path`."""
     buffered_source = buffered(source, kind)
     if not isinstance(buffered_source, (str, os.PathLike)):
-        return _renamed(buffered_source) if _is_frame(buffered_source) else buffered_source
+        return _renamed(buffered_source) if is_frame(buffered_source) else buffered_source
     path = Path(buffered_source)
     if not path.is_file():
         raise ValueError(f"{kind} file not found: {os.fspath(source)}")
     decoded = _decoded(path, os.fspath(source))
     if decoded is None:
         return path
-    return _renamed(decoded) if isinstance(decoded, pl.DataFrame) else decoded
+    return _renamed(decoded) if is_frame(decoded) else decoded
 
 
 def resolve(source: object, kind: str) -> object:
@@ -220,7 +246,7 @@ def resolve(source: object, kind: str) -> object:
     Raises ``ValueError`` naming ``kind`` and the source when it is none of the
     inputs listed in the module docstring.
     """
-    if _is_frame(source):
+    if is_frame(source):
         return _renamed(source)
     if isinstance(source, Raw):
         return source
@@ -231,7 +257,7 @@ def resolve(source: object, kind: str) -> object:
         if isinstance(data, str):
             data = data.encode()
         decoded = _stream(data, str(getattr(source, "name", f"{kind} stream")))
-        return _renamed(decoded) if isinstance(decoded, pl.DataFrame) else decoded
+        return _renamed(decoded) if is_frame(decoded) else decoded
     if isinstance(source, Mapping):
         return _from_dict(source, kind)
     if isinstance(source, Iterable) and not isinstance(source, (bytes, str)):

@@ -8,9 +8,9 @@ hashes collide, a join on the strings themselves decides (:func:`exact_match`).
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 
-from dcglab.evaluation.batch.blocks import Grouping, gather, row_blocks
+from dcglab.evaluation.batch.blocks import Grouping, row_blocks
+from dcglab.evaluation.batch.tokens import Strings, docno_hashes
 
 __all__ = [
     "docno_hashes",
@@ -26,12 +26,7 @@ __all__ = [
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd 64-bit constant (2^64 over the golden ratio)
 
 
-def docno_hashes(docno: pl.Series) -> np.ndarray:
-    """A 64-bit hash of each docno: the one :func:`match_rows` matches on."""
-    return docno.hash(seed=0).to_numpy()
-
-
-def pair_keys(query: np.ndarray, docno: pl.Series) -> np.ndarray:
+def pair_keys(query: np.ndarray, docno: Strings) -> np.ndarray:
     """A 64-bit key for each (query code, docno) pair: the docno's hash XOR the
     code times an odd constant. Equal pairs have equal keys; two distinct pairs
     share one with a chance of about 2^-64, so every use verifies its matches."""
@@ -48,13 +43,29 @@ def may_repeat(keys: np.ndarray) -> bool:
     return bool((s[1:] == s[:-1]).any())
 
 
-def first_repeat(query: np.ndarray, docno: pl.Series) -> int | None:
+def first_repeat(query: np.ndarray, docno: Strings) -> int | None:
     """The first row whose (query, docno) pair is on an earlier row too, or ``None``
-    (exact: compares the strings)."""
-    frame = pl.DataFrame({"query": query, "docno": docno})
-    again = ~frame.select(pl.struct("query", "docno").is_first_distinct()).to_series()
-    rows = again.arg_true()
-    return int(rows[0]) if len(rows) else None
+    (exact: rows whose keys (:func:`pair_keys`) repeat are compared as strings).
+
+    Examples
+    --------
+    >>> first_repeat(np.array([0, 1, 0, 0]), Strings.of(["a", "a", "b", "a"]))
+    3
+    """
+    keys = pair_keys(query, docno)
+    order = np.argsort(keys, kind="stable")
+    s = keys[order]
+    same = s[1:] == s[:-1]
+    if not same.any():
+        return None
+    rows = np.unique(order[np.flatnonzero(np.r_[same, False] | np.r_[False, same])])
+    seen: set[tuple[int, bytes]] = set()
+    for row in rows.tolist():  # in file order: the first pair seen twice
+        pair = (int(query[row]), docno.raw(row))
+        if pair in seen:
+            return row
+        seen.add(pair)
+    return None
 
 
 def match_in_rows(
@@ -108,9 +119,9 @@ def _block_pairs(r_hash, r_index, q_hash, q_index) -> tuple[np.ndarray, np.ndarr
 
 
 def match_rows(
-    q_docno: pl.Series,
+    q_docno: Strings,
     judged_rows: Grouping,
-    r_docno: pl.Series,
+    r_docno: Strings,
     run_rows: Grouping,
     r_index: np.ndarray,
     r_hash: np.ndarray | None = None,
@@ -125,25 +136,25 @@ def match_rows(
     found = match_in_rows(hashes[0], r_index, hashes[1], q_index)
     if found is not None:
         hit = np.flatnonzero(found >= 0)
-        if not (gather(q_docno, found[hit]) == gather(r_docno, hit)).all():
+        if not q_docno.take(found[hit]).equals(r_docno.take(hit)):
             return None
     return found
 
 
 def exact_match(
-    q_query: np.ndarray, q_docno: pl.Series, r_query: np.ndarray, r_docno: pl.Series
+    q_query: np.ndarray, q_docno: Strings, r_query: np.ndarray, r_docno: Strings
 ) -> np.ndarray:
     """The qrels row of each run row's (query, docno) pair, or -1: a join on the
-    strings themselves (qrels pairs distinct)."""
-    return _join(
-        pl.DataFrame({"q": q_query, "d": q_docno}), pl.DataFrame({"q": r_query, "d": r_docno})
-    )
+    strings themselves (qrels pairs distinct).
 
-
-def _join(table: pl.DataFrame, probe: pl.DataFrame) -> np.ndarray:
-    """The row of ``table`` equal to each row of ``probe`` (same columns, unique in
-    ``table``), or -1."""
-    out = probe.join(
-        table.with_row_index("_row"), on=probe.columns, how="left", maintain_order="left"
+    Examples
+    --------
+    >>> q = Strings.of(["a", "b"])
+    >>> exact_match(np.array([0, 0]), q, np.array([0, 1, 0]), Strings.of(["b", "a", "c"])).tolist()
+    [1, -1, -1]
+    """
+    row = {(int(c), q_docno.raw(i)): i for i, c in enumerate(q_query.tolist())}
+    return np.array(
+        [row.get((int(c), r_docno.raw(i)), -1) for i, c in enumerate(r_query.tolist())],
+        dtype=np.int64,
     )
-    return out.get_column("_row").cast(pl.Int64).fill_null(-1).to_numpy()

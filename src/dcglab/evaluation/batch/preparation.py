@@ -18,23 +18,22 @@ from functools import cached_property
 from typing import Unpack
 
 import numpy as np
-import polars as pl
 
+from dcglab.evaluation.batch.blocks import distinct_sorted
 from dcglab.evaluation.batch.codes import (
     Grouping,
     equal_blocks,
     exact_match,
-    gather,
-    lexicographic_codes,
     match_rows,
     may_repeat,
+    merged_codes,
     pair_keys,
     take_in_rows,
     trec_ranking,
 )
 from dcglab.evaluation.batch.levels import gain_table, read_grades
-from dcglab.evaluation.batch.matching import docno_hashes
 from dcglab.evaluation.batch.reader import Source, Table, qrels_table, raise_on_repeat, run_table
+from dcglab.evaluation.batch.tokens import Strings, docno_hashes
 from dcglab.evaluation.options import ConventionKeywords, Conventions
 from dcglab.formulas.gains import GainSpec
 
@@ -173,11 +172,10 @@ class _Kept:
 def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
     """Code both tables' query ids in byte order and keep the queries to evaluate:
     those of the run with qrels, or every qrels query (``missing="zero"``)."""
-    codes, distinct = lexicographic_codes(pl.concat([q.qid, r.qid], rechunk=False))
-    q_q, r_q = codes[: len(q)], codes[len(q) :]
+    (q_q, r_q), distinct = merged_codes((q.qid_code, q.qids), (r.qid_code, r.qids))
     if may_repeat(pair_keys(q_q, q.docno)):
         raise_on_repeat(q, q_q, q.docno, None, "qrels")
-    n_codes = int(codes.max()) + 1
+    n_codes = len(distinct)
     in_qrels = np.bincount(q_q, minlength=n_codes) > 0
     r_sizes = np.bincount(r_q, minlength=n_codes)
     in_run = r_sizes > 0
@@ -187,7 +185,7 @@ def _keep_queries(q: Table, r: Table, missing: str) -> _Kept:
     if not keep.any():
         raise ValueError(f"no query is in both the qrels ({q.origin}) and the run ({r.origin})")
     number = np.cumsum(keep) - 1
-    qids = np.array(distinct.filter(pl.Series(keep)).to_list(), dtype=object)
+    qids = np.array([d for d, k in zip(distinct, keep.tolist()) if k], dtype=object)
     q_rows = np.flatnonzero(keep[q_q])
     r_rows = None if keep[in_run].all() else np.flatnonzero(keep[r_q])  # None: every run row
     if r_rows is not None:
@@ -207,8 +205,8 @@ class _Layout:
     kept: _Kept
     run_rows: Grouping
     judged_rows: Grouping
-    q_docno: pl.Series
-    r_docno: pl.Series
+    q_docno: Strings
+    r_docno: Strings
     r_index: np.ndarray
     scores: np.ndarray
 
@@ -226,8 +224,8 @@ def _lay_out(q: Table, r: Table, missing: str) -> _Layout:
         kept=kept,
         run_rows=run_rows,
         judged_rows=Grouping(kept.q_query, nq),
-        q_docno=q.docno if len(kept.q_rows) == len(q) else gather(q.docno, kept.q_rows),
-        r_docno=r.docno if kept.r_rows is None else gather(r.docno, kept.r_rows),
+        q_docno=q.docno if len(kept.q_rows) == len(q) else q.docno.take(kept.q_rows),
+        r_docno=r.docno if kept.r_rows is None else r.docno.take(kept.r_rows),
         r_index=run_rows.pad(np.arange(len(kept.r_code), dtype=np.int64), -1),
         scores=run_rows.pad(r_scores, np.nan),
     )
@@ -252,7 +250,7 @@ def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     occurrence holds it), the first position of each, and each value's index
     among them; a sort of the values and a search of each, instead of an
     argsort."""
-    distinct = np.unique(values)
+    distinct = distinct_sorted(values)
     inverse = np.searchsorted(distinct, values)
     first = np.full(len(distinct), len(values), dtype=np.intp)
     np.minimum.at(first, inverse, np.arange(len(values)))
@@ -287,9 +285,9 @@ def _prepare(q: Table, r: Table, c: Conventions) -> Prepared:
     """The steps of :func:`prepare` after reading: lay the run out, rank it (on the
     other core, cut at ``max_docs``), match the judgments, look up the gains, and
     under ``judged_only`` condense the ranking."""
-    with ThreadPoolExecutor(1) as other_core:  # numpy and polars release the GIL
+    with ThreadPoolExecutor(1) as other_core:  # numpy and the tokenizer release the GIL
         hashed = other_core.submit(docno_hashes, r.docno)  # first: matching needs them soonest
-        blocks = other_core.submit(equal_blocks, r.qid)
+        blocks = other_core.submit(equal_blocks, r.qid_code)
         # ranked while the queries are sorted out, cut at max_docs (-M)
         early = other_core.submit(_file_ranking, r, blocks, c.max_docs)
         lay = _lay_out(q, r, c.missing)
@@ -334,7 +332,7 @@ def _condensed(
 
 
 def _ranked(
-    scores: np.ndarray, rows: np.ndarray | None, docno: pl.Series, depth: int | None
+    scores: np.ndarray, rows: np.ndarray | None, docno: Strings, depth: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`dcglab.evaluation.batch.codes.trec_ranking` of a padded matrix cut at its first
     ``depth`` columns (``max_docs``, trec_eval's ``-M``; ``None``: all), and the
@@ -361,7 +359,7 @@ def _ranking(
     early: Future,
     run_rows: Grouping,
     kept: _Kept,
-    laid_out: tuple[np.ndarray, np.ndarray, pl.Series],
+    laid_out: tuple[np.ndarray, np.ndarray, Strings],
     depth: int | None,
 ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
     """A function giving the ranking of the laid-out run (``laid_out``: the
@@ -408,7 +406,7 @@ def _refuse_missing(q: Table, q_q: np.ndarray, code: int, run_origin: str) -> No
     """Raise on the first qrels query (in byte order) that has no run line."""
     row = int(np.flatnonzero(q_q == code)[0])
     raise ValueError(
-        f"query {q.qid[row]} of the qrels ({q.origin}) has no line in the run ({run_origin}), "
+        f"query {q.qid(row)} of the qrels ({q.origin}) has no line in the run ({run_origin}), "
         "which trec_eval refuses; -c (missing='zero') scores it 0, "
         "missing='ignore' leaves it out"
     )

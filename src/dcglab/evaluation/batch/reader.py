@@ -11,46 +11,38 @@ vertical tab, form feed). Lines whose first field starts with ``#`` are comments
 and blank lines are skipped, as in trec_eval 10; a UTF-8 byte-order mark at the
 start of a file is ignored.
 
-Files are read by polars (:mod:`dcglab.evaluation.batch.text`). The fast path is a file
-whose fields are separated by single spaces (or single tabs) with no other
-whitespace (for a run, no empty field either: it is read without ``Q0`` and
-``rank``); anything else goes through a general path that splits each line on
-runs of whitespace. Both yield the same table, and a malformed line raises
-``ValueError`` naming the file, the line number and what is wrong with it. A
-(qid, docno) pair given twice is an error too; the evaluator
+Files are read by a compiled tokenizer (:mod:`dcglab.evaluation.batch.tokens`), in two
+parts on two threads when large; a malformed line raises ``ValueError`` naming
+the file, the line number and what is wrong with it. A number field is read as
+C's ``strtod`` reads it (the value trec_eval's ``atof`` gives), and must be a
+whole decimal number (``[+-]digits[.digits][e[+-]digits]``) or ``inf``,
+``infinity`` or ``nan`` in any case. A (qid, docno) pair given twice is an error
+too; the evaluator
 (:func:`dcglab.evaluation.batch.preparation.prepare`) detects it through hashes of the pairs,
 confirmed on the strings.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
-import polars as pl
 
-from dcglab.evaluation.batch.codes import first_repeat
 from dcglab.evaluation.batch.inputs import Raw, resolve
-from dcglab.evaluation.batch.text import (
-    BOM,
-    QRELS_COLUMNS,
-    RUN_COLUMNS,
-    SCAN_CHUNK,
-    _fast_read,
-    _general,
-    _spec,
-    fast_layout,
-    has_comment,
-)
+from dcglab.evaluation.batch.matching import first_repeat
+from dcglab.evaluation.batch.tokens import Bad, Strings, first_codes, lines_before, read_text
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "BOM",
     "QRELS_COLUMNS",
     "RUN_COLUMNS",
     "Source",
@@ -63,31 +55,59 @@ __all__ = [
     "raise_on_repeat",
     "read_table",
     "VALUE_COLUMNS",
-    "SCAN_CHUNK",
-    "fast_layout",
-    "has_comment",
 ]
 
+QRELS_COLUMNS = ("qid", "iter", "docno", "grade")
+RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")
+BOM = b"\xef\xbb\xbf"
 VALUE_COLUMNS = {"qrels": "grade", "run": "score"}
 """The numeric column of each kind of table."""
-Source = Union[str, os.PathLike, "pd.DataFrame", pl.DataFrame]
+Source = Union[str, os.PathLike, "pd.DataFrame", Any]
+NUMBER = re.compile(
+    rb"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))"
+)
+"""A number field as the tokenizer reads it (``_trec.c``, ``parse_number``)."""
 
 
 @dataclass(frozen=True)
 class Table:
-    """A qrels or run as three aligned columns.
+    """A qrels or run as aligned columns.
 
-    ``qid`` and ``docno`` are polars string Series; ``value`` is the grade or
-    the score as a float64 array; ``origin`` names the source in messages.
+    ``qid_code`` codes each row's query id into ``qids`` (the distinct ids, in
+    order of first appearance); ``docno`` holds the document ids
+    (:class:`~dcglab.evaluation.batch.tokens.Strings`); ``value`` is the grade or the
+    score as a float64 array; ``origin`` names the source in messages.
     """
 
-    qid: pl.Series
-    docno: pl.Series
+    qid_code: np.ndarray
+    qids: list[str]
+    docno: Strings
     value: np.ndarray
     origin: str
 
     def __len__(self) -> int:
         return len(self.value)
+
+    def qid(self, row: int) -> str:
+        """The query id of row ``row``."""
+        return self.qids[int(self.qid_code[row])]
+
+    def qid_column(self) -> np.ndarray:
+        """Every row's query id, as an object array of ``str``."""
+        return np.array(self.qids, dtype=object)[self.qid_code]
+
+    @classmethod
+    def of(cls, qid: list[str], docno: list[str], value: np.ndarray, origin: str) -> Table:
+        """A table of string columns (each value a ``str``).
+
+        Examples
+        --------
+        >>> t = Table.of(["b", "a", "b"], ["d1", "d2", "d3"], np.zeros(3), "x")
+        >>> t.qids, t.qid_code.tolist(), t.qid(2)
+        (['b', 'a'], [0, 1, 0], 'b')
+        """
+        code, qids = first_codes(Strings.of(qid))
+        return cls(code, qids, Strings.of(docno), value, origin)
 
 
 def usable(values: np.ndarray | float, kind: str) -> np.ndarray:
@@ -111,7 +131,7 @@ def _quoted(line: str | bytes) -> str:
 def _problem(line: bytes, kind: str) -> str | None:
     """What is wrong with one line of a qrels or run file; ``None`` for a good data
     line, a comment or a blank line."""
-    columns, numeric = _spec(kind)
+    columns, numeric = (QRELS_COLUMNS, "grade") if kind == "qrels" else (RUN_COLUMNS, "score")
     nul = line.find(b"\x00")
     if nul >= 0:
         return f"a NUL byte at column {nul + 1}: binary data, not TREC text"
@@ -129,85 +149,86 @@ def _problem(line: bytes, kind: str) -> str | None:
     if kind == "run" and len(fields) < 6:
         return f"a run line has 6 fields (qid Q0 docno rank score tag), got {len(fields)}: {shown}"
     value = fields[columns.index(numeric)]
-    try:
-        number = float(value)
-    except ValueError:
+    if NUMBER.fullmatch(value) is None:
         return f"{numeric} {_quoted(value.decode())} is not a number: {shown}"
-    if not usable(number, kind):
+    if not usable(float(value), kind):
         what = "NaN" if kind == "run" else "not finite"
         return f"{numeric} {_quoted(value.decode())} is {what}: {shown}"
     return None
 
 
-def first_bad_line(raw: bytes, origin: str, kind: str) -> str:
-    """Describe the first malformed line: ``FILE:LINE: what is wrong (the line)``.
+def _read_text(text: bytes | mmap.mmap, kind: str, origin: str) -> Table:
+    """A file's bytes (or its mapping) as a Table; ``ValueError`` naming the first
+    malformed line."""
+    start = len(BOM) if text[: len(BOM)] == BOM else 0
+    tokens = read_text(text, kind, start)
+    if isinstance(tokens, Bad):
+        lineno = lines_before(text, tokens.offset) + 1
+        end = text.find(b"\n", tokens.offset)
+        line = bytes(text[tokens.offset : len(text) if end < 0 else end])
+        problem = _problem(line, kind) or f"could not be read as a {kind} line: {_quoted(line)}"
+        raise ValueError(f"{origin}:{lineno}: {problem}")
+    if len(tokens.value) == 0:
+        raise ValueError(f"{origin}: the {kind} file has no data line")
+    t = Table(tokens.qid_code, tokens.qids, tokens.docno, tokens.value, origin)
+    bad = np.flatnonzero(~usable(t.value, kind))
+    if len(bad):
+        row = int(bad[0])
+        raise ValueError(f"{locate(origin, row, text)}: {_problem(_line(text, row), kind)}")
+    return t
 
-    Slow (a Python loop), so it only runs after the fast readers failed.
-    """
-    if raw.startswith(BOM):
-        raw = raw[len(BOM) :]
-    n_lines = 0
-    for lineno, line in enumerate(raw.split(b"\n"), start=1):
-        problem = _problem(line, kind)
-        if problem is not None:
-            return f"{origin}:{lineno}: {problem}"
+
+def _line(text: bytes | mmap.mmap, row: int) -> bytes:
+    """The ``row``-th data line (0-based) of a text. Slow: only for error messages."""
+    n = -1
+    for line in bytes(text).split(b"\n"):
         fields = line.split()
-        n_lines += bool(fields) and not fields[0].startswith(b"#")
-    if n_lines == 0:
-        return f"{origin}: the {kind} file has no data line"
-    return f"{origin}: could not be read as a {kind} file"
+        if fields and not fields[0].startswith(b"#"):
+            n += 1
+            if n == row:
+                return line
+    return b""
 
 
 def _read_file(path: Path | bytes, kind: str, origin: str = "") -> Table:
     """A plain file (memory-mapped) or its bytes (``origin`` names them) as a Table."""
-    if isinstance(path, Path) and not path.is_file():
+    if isinstance(path, bytes):
+        return _read_text(path, kind, origin)
+    if not path.is_file():
         raise ValueError(f"{kind} file not found: {path}")
-    origin = origin or str(path)
-
-    def content() -> bytes:
-        return path if isinstance(path, bytes) else path.read_bytes()
-
-    df = _fast_read(path, kind)
-    raw = None
-    if df is None:  # the general path: runs of any whitespace, comments, extra fields
-        raw = content()
-        df = _general(raw[len(BOM) :] if raw.startswith(BOM) else raw, kind)
-    if df is None or len(df) == 0:
-        raise ValueError(first_bad_line(raw if raw is not None else content(), origin, kind))
-    values = df.get_column(df.columns[2]).to_numpy()
-    if not usable(values, kind).all():
-        raise ValueError(first_bad_line(content(), origin, kind))
-    return Table(df.get_column("qid"), df.get_column("docno"), values, origin)
+    with open(path, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size == 0:
+            return _read_text(b"", kind, origin or str(path))
+        # the mapping lives as long as the docnos that point into it
+        text = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    return _read_text(text, kind, origin or str(path))
 
 
-def is_pandas_frame(source: object) -> bool:
-    """Whether ``source`` is a pandas DataFrame, without importing pandas (if it
-    was never imported, nothing can be one)."""
-    pd = sys.modules.get("pandas")
-    return pd is not None and isinstance(source, pd.DataFrame)
-
-
-def _id_column(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> pl.Series:
-    """An id column as strings; every value checked (str, or all integers)."""
-    if isinstance(frame, pl.DataFrame):
+def _id_column(frame: Any, name: str, origin: str) -> Any:
+    """An id column as strings, every value checked (str, or all integers): a
+    polars Series of strings, or an object array or list of ``str``."""
+    if not is_pandas_frame(frame):  # a polars DataFrame
         col = frame.get_column(name)
         if col.null_count():
             row = int(col.is_null().arg_max())
             raise ValueError(f"{origin}: {name} of row {row} is missing (null)")
-        if col.dtype == pl.String:
-            return col
         if col.dtype.is_integer():
-            return col.cast(pl.String)
+            return col.cast(str)
+        if str(col.dtype) == "String":
+            return col
         raise ValueError(f"{origin}: {name} must hold strings or integers, got dtype {col.dtype}")
     import pandas as pd
 
     col = frame[name]
+    arrow = _arrow_strings(col)
+    if arrow is not None:
+        return arrow
     values = col.to_numpy(dtype=object)
     kind = pd.api.types.infer_dtype(values, skipna=False)
     if kind == "string":
-        return pl.Series(name, values, dtype=pl.String)
+        return values
     if kind == "integer":
-        return pl.Series(name, [str(v) for v in values], dtype=pl.String)
+        return [str(v) for v in values]
     for label, v in zip(col.index, values):
         if not isinstance(v, str):
             raise ValueError(
@@ -217,9 +238,53 @@ def _id_column(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> pl
     raise ValueError(f"{origin}: {name} holds values that are not strings")
 
 
-def _numbers(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> np.ndarray:
-    col = frame.get_column(name) if isinstance(frame, pl.DataFrame) else frame[name]
-    index = range(len(col)) if isinstance(frame, pl.DataFrame) else col.index
+def _arrow_strings(col: Any) -> Any:
+    """A pandas column held by Arrow as strings without a missing value: its Arrow
+    array, in one piece; otherwise ``None``."""
+    pa = sys.modules.get("pyarrow")
+    if pa is None or not hasattr(col.array, "__arrow_array__"):
+        return None
+    array = pa.array(col.array)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    string = pa.types.is_string(array.type) or pa.types.is_large_string(array.type)
+    return array if string and array.null_count == 0 else None
+
+
+def _strings(ids: Any) -> Strings:
+    """Strings (:class:`~dcglab.evaluation.batch.tokens.Strings`) of an Arrow string
+    array (its own buffers), a polars Series of strings (in one piece, as polars
+    joins them), or ``str`` values."""
+    if isinstance(ids, (list, np.ndarray)):
+        return Strings.of(ids.tolist() if isinstance(ids, np.ndarray) else ids)
+    if not hasattr(ids, "buffers"):  # polars: its Arrow array, when pyarrow is there
+        try:
+            arrow = ids.to_arrow()
+        except ImportError:
+            arrow = None
+        if arrow is not None and str(arrow.type) in ("string", "large_string"):
+            ids = arrow
+    if hasattr(ids, "buffers"):  # Arrow: offsets into one data buffer
+        _, offsets, data = ids.buffers()
+        wide = str(ids.type) == "large_string"
+        ends = np.frombuffer(offsets, np.int64 if wide else np.int32)
+        ends = ends[ids.offset : ids.offset + len(ids) + 1].astype(np.int64)
+        return Strings(b"" if data is None else data, ends[:-1], np.diff(ends).astype(np.int32))
+    text = ids.str.join("").item().encode("utf-8")
+    return Strings.joined(text, ids.str.len_bytes().to_numpy())
+
+
+def is_pandas_frame(source: object) -> bool:
+    """Whether ``source`` is a pandas DataFrame, without importing pandas (if it
+    was never imported, nothing can be one)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(source, pd.DataFrame)
+
+
+def _numbers(frame: Any, name: str, origin: str) -> np.ndarray:
+    pandas = is_pandas_frame(frame)
+    col = frame[name] if pandas else frame.get_column(name)
+    index = col.index if pandas else range(len(col))
     try:
         values = np.asarray(col.to_numpy(), dtype=float)
     except (TypeError, ValueError):
@@ -238,24 +303,22 @@ def _numbers(frame: pd.DataFrame | pl.DataFrame, name: str, origin: str) -> np.n
     return values  # type: ignore[return-value]
 
 
-def _read_frame(frame: pd.DataFrame | pl.DataFrame, kind: str) -> Table:
+def _read_frame(frame: Any, kind: str) -> Table:
+    """A pandas or polars DataFrame (with dcglab's column names) as a Table."""
     origin = f"{kind} DataFrame"
     numeric = "grade" if kind == "qrels" else "score"
     if kind == "qrels" and numeric not in frame.columns and "relevance" in frame.columns:
         mapping = {"relevance": "grade"}
-        pandas = not isinstance(frame, pl.DataFrame)
+        pandas = is_pandas_frame(frame)
         frame = frame.rename(columns=mapping) if pandas else frame.rename(mapping)
     missing = [c for c in ("qid", "docno", numeric) if c not in frame.columns]
     if missing:
         raise ValueError(f"{origin} needs columns qid, docno, {numeric}; missing {missing}")
     if len(frame) == 0:
         raise ValueError(f"{origin} is empty: it needs at least one row")
-    return Table(
-        _id_column(frame, "qid", origin),
-        _id_column(frame, "docno", origin),
-        _numbers(frame, numeric, origin),
-        origin,
-    )
+    codes, qids = first_codes(_strings(_id_column(frame, "qid", origin)))
+    docno = _strings(_id_column(frame, "docno", origin))
+    return Table(codes, qids, docno, _numbers(frame, numeric, origin), origin)
 
 
 def read_table(source: Source, kind: str) -> Table:
@@ -267,7 +330,9 @@ def read_table(source: Source, kind: str) -> Table:
         return _read_file(source.data, kind, source.origin)
     if isinstance(source, Path):
         return _read_file(source, kind)
-    return _read_frame(source, kind)  # type: ignore[arg-type]
+    if isinstance(source, Table):
+        return source
+    return _read_frame(source, kind)
 
 
 def qrels_table(source: Source) -> Table:
@@ -284,7 +349,7 @@ def _frame(t: Table, value: str) -> pd.DataFrame:
     import pandas as pd
 
     return pd.DataFrame(
-        {"qid": t.qid.to_list(), "docno": t.docno.to_list(), value: t.value},
+        {"qid": t.qid_column(), "docno": t.docno.to_list(), value: t.value},
     )
 
 
@@ -322,31 +387,35 @@ def read_run(source: Source) -> pd.DataFrame:
     return _frame(run_table(source), "score")
 
 
-def raise_on_repeat(t: Table, query: np.ndarray, docno: pl.Series, rows, what: str) -> None:
+def raise_on_repeat(
+    t: Table, query: np.ndarray, docno: Strings, rows: np.ndarray | None, what: str
+) -> None:
     """Raise on the first (qid, docno) pair that ``t`` lists twice, naming its
     second line. ``query`` (integer codes) and ``docno`` hold some of the rows
     of ``t``: ``rows`` are their row numbers, ``None`` for all rows."""
     row = first_repeat(query, docno)
     if row is not None:
         line = row if rows is None else int(rows[row])
-        pair = f"({t.qid[line]}, {t.docno[line]})"
+        pair = f"({t.qid(line)}, {t.docno[line]})"
         raise ValueError(f"{locate(t.origin, line)}: {what} lists {pair} more than once")
 
 
-def locate(origin: str, row: int) -> str:
-    """``FILE:LINE`` of the ``row``-th data line (0-based) of a file, or
-    ``ORIGIN, row N`` for a DataFrame. Slow: only for error messages."""
-    path = Path(origin)
-    if not path.is_file():
-        return f"{origin}, row {row}"
+def locate(origin: str, row: int, text: bytes | mmap.mmap | None = None) -> str:
+    """``FILE:LINE`` of the ``row``-th data line (0-based) of a file (or of
+    ``text``, its bytes), or ``ORIGIN, row N`` for a DataFrame. Slow: only for
+    error messages."""
+    if text is None:
+        path = Path(origin)
+        if not path.is_file():
+            return f"{origin}, row {row}"
+        text = path.read_bytes()
     n = -1
-    with open(path, "rb") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if lineno == 1 and line.startswith(BOM):
-                line = line[len(BOM) :]
-            fields = line.split()
-            if fields and not fields[0].startswith(b"#"):
-                n += 1
-                if n == row:
-                    return f"{origin}:{lineno}"
+    for lineno, line in enumerate(bytes(text).split(b"\n"), start=1):
+        if lineno == 1 and line.startswith(BOM):
+            line = line[len(BOM) :]
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            n += 1
+            if n == row:
+                return f"{origin}:{lineno}"
     return origin

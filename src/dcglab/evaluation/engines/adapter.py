@@ -99,13 +99,18 @@ def open_view(db: Adapter, source: Any, kind: str, qids: pl.Series | None = None
         db.parquet_view(Path(source), name)
         return Opened(name, str(source), None)
     table = read_table(source, kind)
-    frame = pl.DataFrame({"qid": table.qid, "docno": table.docno, VALUE_COLUMNS[kind]: table.value})
+    qid = pl.Series("qid", table.qids, dtype=pl.String).gather(table.qid_code)
+    frame = pl.DataFrame(
+        {"qid": qid, "docno": table.docno.to_list(), VALUE_COLUMNS[kind]: table.value},
+        schema={"qid": pl.String, "docno": pl.String, VALUE_COLUMNS[kind]: pl.Float64},
+    )
     if qids is None:
-        raise_on_repeat(table, table.qid, table.docno, None, kind)
+        raise_on_repeat(table, table.qid_code, table.docno, None, kind)
     else:
-        rows = np.flatnonzero(table.qid.is_in(qids.implode()).to_numpy())
-        docno = table.docno.gather(rows)
-        raise_on_repeat(table, table.qid.gather(rows), docno, rows, kind)
+        wanted = set(qids.to_list())
+        evaluated = np.array([q in wanted for q in table.qids], dtype=bool)
+        rows = np.flatnonzero(evaluated[table.qid_code])
+        raise_on_repeat(table, table.qid_code[rows], table.docno.take(rows), rows, kind)
     db.frame_view(frame, name)
     return Opened(name, table.origin, frame)
 

@@ -58,9 +58,9 @@ def _table(frame: pa.Table, value: str, origin: str) -> Table:
     """A bucket's qrels or run as the reader's :class:`Table` (already read and
     checked where it came from)."""
     data = pl.from_arrow(frame)
-    return Table(
-        data.get_column("qid"),
-        data.get_column("docno"),
+    return Table.of(
+        data.get_column("qid").to_list(),
+        data.get_column("docno").to_list(),
         data.get_column(value).to_numpy().astype(float, copy=False),
         origin,
     )
@@ -68,7 +68,7 @@ def _table(frame: pa.Table, value: str, origin: str) -> Table:
 
 def _repeated(t: Table, kind: str) -> str | None:
     """The first (qid, docno) pair listed twice, as ``qid, docno`` (byte order), if any."""
-    pairs = pl.DataFrame({"qid": t.qid, "docno": t.docno})
+    pairs = pl.DataFrame({"qid": t.qid_column().tolist(), "docno": t.docno.to_list()})
     twice = pairs.filter(pairs.is_duplicated())
     if twice.height == 0:
         return None
@@ -109,13 +109,13 @@ def evaluate_bucket(
         pair = _repeated(t, kind) if check else None
         if pair is not None:
             return error(0, pair, repeat_message(kind, pair))
-    evaluated = q.qid if c.missing == "zero" else q.qid.filter(q.qid.is_in(r.qid.implode()))
+    evaluated = q.qids if c.missing == "zero" else sorted(set(q.qids) & set(r.qids))
     if len(evaluated) == 0:
         return shape.empty_table()
     try:
         result = compute(prepare_tables(q, r, c), measures, conventions=c)
     except ValueError as exc:
-        return error(1, min(evaluated.to_list(), key=str.encode), str(exc))
+        return error(1, min(evaluated, key=str.encode), str(exc))
     data = {"qid": result.qids.tolist(), "stage": [None] * len(result.qids)}
     data["error"] = data["stage"]
     for i, (name, _) in enumerate(names):
