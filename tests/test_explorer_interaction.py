@@ -328,22 +328,94 @@ def test_tables_put_the_compared_columns_first_on_a_phone(browser, http_server, 
 
 
 def test_a_reveal_never_describes_a_state_no_longer_shown(page, site_dir):
-    """The verdict of a prediction goes as soon as the explorer shows another state."""
+    """The verdict of a prediction goes as soon as the explorer shows another state; it
+    stays reachable as one collapsed line labelled as being about an earlier state."""
     root = ndcg_root(page)
     verdict = root.locator(".dcglab-predict-verdict")
     root.locator(".dcglab-predict button").nth(0).click()
-    assert verdict.text_content().startswith(("✓ Right.", "✗ Not quite: "))
+    said = verdict.text_content()
+    assert said.startswith(("✓ Right.", "✗ Not quite: "))
     root.locator("button.dcglab-card").nth(0).focus()
     page.keyboard.press("0")  # rank 1 (grade 3 after the reveal's move) gets grade 0
     text = verdict.text_content()
     assert not text.startswith(("✓", "✗")), text
     assert verdict.get_attribute("data-verdict") == "stale"
+    last = verdict.locator("details.dcglab-predict-last")
+    assert last.get_attribute("open") is None
+    summary = last.locator("summary")
+    assert summary.text_content() == "Your last prediction (earlier state)"
+    assert not last.locator("p").is_visible()
+    summary.click()
+    assert last.locator("p").text_content() == f"For that earlier state: {said}"
     # a choice pressed again answers again, about the state now shown
     root.locator(".dcglab-predict button").nth(1).click()
     assert verdict.text_content().startswith(("✓ Right.", "✗ Not quite: "))
     root.locator(".dcglab-presets button").last.click()  # a preset: another state
     assert not verdict.text_content().startswith(("✓", "✗"))
     assert page.console_errors == []
+
+
+PREDICT_BAND_JS = """
+box => {
+  const kids = [...box.children].filter((e) => e.getClientRects().length);
+  const last = Math.max(...kids.map((e) => e.getBoundingClientRect().bottom));
+  return box.getBoundingClientRect().bottom - last;
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_predict_box_has_no_empty_band_after_a_change(browser, http_server, site_dir, width):
+    """After a verdict and a change of the explorer, the predict box is as tall as what it
+    shows: no band kept from the longer verdict under its last line (chapters 2, 4, 5, 10)."""
+    pages = ["02_discounting", "04_cutoffs", "05_gain_choice", "10_practice"]
+    with new_page(browser, http_server, width=width, height=900) as page:
+        for name in pages:
+            open_page(page, f"chapters/{name}.html")
+            root = explorer_roots(page)[0]
+            box = root.locator(".dcglab-predict")
+            if not box.locator(".dcglab-predict-choices").is_visible():
+                box.locator(".dcglab-restart").click()
+            box.locator(".dcglab-predict-choices button").first.click()
+            tall = box.bounding_box()["height"]
+            slider = root.locator("input[type=range]").first
+            slider.focus()
+            for key in ("ArrowRight", "ArrowLeft", "ArrowLeft"):
+                page.keyboard.press(key)
+            assert box.locator(".dcglab-predict-verdict").get_attribute("data-verdict") == "stale"
+            assert box.bounding_box()["height"] < tall, name
+            assert box.evaluate(PREDICT_BAND_JS) <= 6, (name, box.evaluate(PREDICT_BAND_JS))
+        assert page.console_errors == []
+
+
+GHOSTS_JS = """
+root => [...root.querySelectorAll('.dcglab-ghost')].filter((g) => !g.hidden).map((g) => {
+  const a = g.parentElement, r = a.getBoundingClientRect(), b = g.getBoundingClientRect();
+  const top = a.classList.contains('dcglab-stack') ? r.bottom - 96 : r.top;
+  return { where: a.className, top, bottom: r.bottom, ghost: [b.top, b.bottom] };
+})
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_ghosts_stay_inside_their_bar_area(browser, http_server, site_dir, width):
+    """Chapter 4: every "before your last change" mark lies inside its bar or stack area
+    (never over the grade labels or the strip above the totals) while k falls from 6 to 1
+    and rises again."""
+    with new_page(browser, http_server, width=width, height=900) as page:
+        open_page(page, "chapters/04_cutoffs.html")
+        root = explorer_roots(page)[0]
+        slider = root.locator("input[type=range]").first
+        slider.focus()
+        page.keyboard.press("End")
+        seen = 0
+        for key in ["ArrowLeft"] * 5 + ["ArrowRight"] * 5:
+            page.keyboard.press(key)
+            for x in root.evaluate(GHOSTS_JS):
+                seen += 1
+                assert x["top"] - 1 <= x["ghost"][0] and x["ghost"][1] <= x["bottom"] + 1, (key, x)
+        assert seen > 0
+        assert page.console_errors == []
 
 
 def test_a_choice_asks_about_the_state_shown_and_can_be_undone(page, site_dir):
@@ -488,14 +560,23 @@ root => Array.from(root.querySelectorAll("text.dcglab-bar-value"), (t) => {
 """
 
 
+BAR_BODIES_JS = """
+root => Array.from(root.querySelectorAll("rect.dcglab-bar-body"), (r) => {
+  const b = r.getBoundingClientRect();
+  return { query: Number(r.dataset.query), box: [b.left, b.top, b.right, b.bottom] };
+})
+"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_paired_test_labels_every_bar_without_overlap(browser, http_server, site_dir, width):
     """Chapter 11: every query's bar carries its value, no two value labels overlap, and
     the bar just moved keeps its label beside its end. Checked on the example and on
     states where neighbours sit at about the same height."""
 
-    def check(root, deltas):
-        labels = root.evaluate(BAR_LABELS_JS)
+    def check(root, deltas, edited=None):
+        # labels and bars measured in one step (the page may be scrolling)
+        labels, bodies = root.evaluate(f"r => [({BAR_LABELS_JS})(r), ({BAR_BODIES_JS})(r)]")
         n = state_of(root)["n"]
         assert sorted(x["query"] for x in labels) == list(range(n)), labels
         for x in labels:
@@ -505,6 +586,15 @@ def test_paired_test_labels_every_bar_without_overlap(browser, http_server, site
             for b in labels[i + 1 :]:
                 (a0, a1, a2, a3), (b0, b1, b2, b3) = a["box"], b["box"]
                 assert not (a0 < b2 and b0 < a2 and a1 < b3 and b1 < a3), (width, a, b)
+        # nor does a label touch another query's bar (but the bar edited last keeps its
+        # label by its end)
+        for a in labels:
+            if a["query"] == edited:
+                continue
+            for b in bodies:
+                if b["query"] != a["query"]:
+                    (a0, a1, a2, a3), (b0, b1, b2, b3) = a["box"], b["box"]
+                    assert not (a0 < b2 and b0 < a2 and a1 < b3 and b1 < a3), (width, a, b)
 
     with new_page(browser, http_server, width=width, height=900) as page:
         open_page(page, PAIRED_PAGE)
@@ -535,16 +625,79 @@ def test_paired_test_labels_every_bar_without_overlap(browser, http_server, site
         bars.nth(1).focus()
         page.keyboard.press("ArrowUp")
         deltas = state_of(root)["deltas"]
-        check(root, deltas)
-        label = next(x for x in root.evaluate(BAR_LABELS_JS) if x["query"] == 1)
-        handle = bars.nth(1).evaluate(
+        # the labels are drawn for the new value before they are measured
+        page.wait_for_function(
+            "([e, t]) => e.querySelector('text.dcglab-bar-value[data-query=\"1\"]')"
+            ".textContent === t",
+            arg=[root.element_handle(), f"+{deltas[1] / 100:.3f}"],
+        )
+        check(root, deltas, edited=1)
+        # the label and the handle measured in one step (the page may be scrolling)
+        handle, bottom = bars.nth(1).evaluate(
             "(e, v) => { const svg = e.ownerSVGElement, b = svg.getBoundingClientRect();"
             " const vb = svg.viewBox.baseVal;"
-            " return b.top + (b.height / vb.height)"
-            " * (24 + ((50 - v) / 100) * (vb.height - 24 - 34)); }",
+            " const t = svg.querySelector('text.dcglab-bar-value[data-query=\"1\"]');"
+            " return [b.top + (b.height / vb.height)"
+            " * (24 + ((50 - v) / 100) * (vb.height - 24 - 34)),"
+            " t.getBoundingClientRect().bottom]; }",
             deltas[1],
         )
-        assert 0 <= handle - label["box"][3] <= 12, (handle, label)
+        assert 0 <= handle - bottom <= 12, (handle, bottom)
+        assert page.console_errors == []
+
+
+CARD_TEXT_JS = """
+root => [...root.querySelectorAll('.dcglab-card-grade, .dcglab-card-rank')].map((e) => {
+  const r = document.createRange();
+  r.selectNodeContents(e);
+  const b = r.getBoundingClientRect();
+  return { text: e.textContent, box: [b.left, b.top, b.right, b.bottom] };
+}).filter((x) => x.box[2] > x.box[0])
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_gain_labels_under_the_cards_never_overlap(browser, http_server, site_dir, width):
+    """Chapter 5: the grade and gain labels under the cards (text boxes, not the boxes of
+    their cards) do not overlap at the extreme states: nine documents, top grades, and gain
+    bases from 1.1 to 10 (labels up to 999 and 969)."""
+    with new_page(browser, http_server, width=width, height=900) as page:
+        open_page(page, "chapters/05_gain_choice.html")
+        root = [
+            r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "gain_reversals"
+        ][0]
+        start = state_of(root)
+        for a in (1.1, 1.5, 2, 3.9, 9.9, 10):
+            for grades in (start["grades"], [3, 2, 3, 1, 3, 2, 3, 0, 3]):
+                want = dict(start, n=9, k=9, a=a, grades=grades)
+                page.evaluate(
+                    "s => { location.hash = 'dcglab.gain_reversals='"
+                    " + encodeURIComponent(JSON.stringify(s)); }",
+                    want,
+                )
+                page.wait_for_function(
+                    "([e, s]) => JSON.stringify(JSON.parse(e.getAttribute('data-state')))"
+                    " === JSON.stringify(s)",
+                    arg=[root.element_handle(), want],
+                )
+                page.evaluate(
+                    "() => new Promise((r) =>"
+                    " requestAnimationFrame(() => requestAnimationFrame(r)))"
+                )
+                boxes = root.evaluate(CARD_TEXT_JS)
+                assert len(boxes) >= 4 * 9 * 2, (a, len(boxes))
+                assert a < 9 or any(x["text"].endswith(("999", "969")) for x in boxes), boxes
+                for i, x in enumerate(boxes):
+                    for y in boxes[i + 1 :]:
+                        (a0, a1, a2, a3), (b0, b1, b2, b3) = x["box"], y["box"]
+                        assert not (
+                            a0 < b2 - 0.5 and b0 < a2 - 0.5 and a1 < b3 - 0.5 and b1 < a3 - 0.5
+                        ), (
+                            width,
+                            a,
+                            x,
+                            y,
+                        )
         assert page.console_errors == []
 
 

@@ -4,8 +4,8 @@ A small driver starts each entry point in a fresh interpreter, as the
 ``dcglab`` console script (its entry point, loaded from the installed metadata)
 and as ``python -m dcglab``. It records every ``mallopt`` call made through
 ctypes and, with an audit hook, the jemalloc configuration in the environment
-at the moment polars is first imported; the two records must be equal and
-complete.
+at the moment polars is first imported (by the DuckDB engine only); the two
+records must be equal and complete.
 """
 
 from __future__ import annotations
@@ -58,11 +58,11 @@ else:
 """
 
 
-def start(how: str, tmp_path, files) -> dict:
+def start(how: str, tmp_path, files, *options: str) -> dict:
     report = tmp_path / f"{how}.json"
     env = {"PATH": "/usr/bin:/bin"}  # no _RJEM_MALLOC_CONF inherited from the test's process
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(report), how, "-m", "ndcg_cut.1", *files],
+        [sys.executable, "-c", DRIVER, str(report), how, *options, "-m", "ndcg_cut.1", *files],
         capture_output=True,
         text=True,
         timeout=120,
@@ -78,8 +78,15 @@ def test_console_script_and_python_m_set_up_the_process_alike(tmp_path):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 2\nq1 0 b 0\n")
     run.write_text("q1 Q0 a 1 0.7 t\nq1 Q0 b 2 0.7000000001 t\n")
+    # the batch evaluator: the allocator set up, polars never loaded
     console = start("console", tmp_path, [str(qrels), str(run)])
     module = start("module", tmp_path, [str(qrels), str(run)])
+    assert console == module
+    assert not console["polars_imported"]
+    assert console["mallopt"] == [[-3, 1 << 30], [-1, (1 << 31) - 1]]
+    # the DuckDB engine loads polars: its allocator is configured before that
+    console = start("console", tmp_path, [str(qrels), str(run)], "--engine", "duckdb")
+    module = start("module", tmp_path, [str(qrels), str(run)], "--engine", "duckdb")
     assert console == module
     assert console["polars_imported"]
     assert console["jemalloc_at_polars_import"] == "dirty_decay_ms:0,muzzy_decay_ms:0"

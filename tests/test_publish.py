@@ -393,8 +393,10 @@ def test_a_downloaded_chapter_runs_after_the_install_command(site_dir, published
     python = venv / "bin" / "python"
     # a copy of the package's sources, so that pip's build leaves nothing in the checkout
     source = tmp_path / "dcglab"
-    shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(ROOT / "pyproject.toml", source / "pyproject.toml")
+    ignored = shutil.ignore_patterns("__pycache__", "*.so")  # pip compiles its own
+    shutil.copytree(ROOT / "src", source / "src", ignore=ignored)
+    for name in ("pyproject.toml", "setup.py"):
+        shutil.copy2(ROOT / name, source / name)
     args = [a.replace(f"git+{REPOSITORY}", source.as_uri()) for a in shlex.split(command)[2:]]
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     subprocess.run(

@@ -111,14 +111,22 @@ def _signed(v: float) -> str:
     return ("+" if r > 0 else "−" if r < 0 else "") + f"{abs(r):.3f}"
 
 
+def _whole(v: float) -> str:
+    """A whole-number quantity (CG of integer grades, linear gain): 3, not 3.000."""
+    assert float(v).is_integer(), v
+    return f"{int(v):,}"
+
+
 READOUT_FORMATS = {
+    ("cumulative_gain", "cg"): _whole,
+    ("cumulative_gain", "cg_binary"): _whole,
     ("gain_reversals", "share"): lambda v: f"{100 * v:.1f}%",
     ("paired_test", "mean"): _signed,
     ("pool", "pooled_per_query"): lambda v: f"{v:.1f}",
 }
-"""Readouts of a quantity with a format of its own (a share in per cent, a signed mean
-difference, a mean count with one decimal); every other score has three decimals. The
-value is dcglab's either way."""
+"""Readouts of a quantity with a format of its own (a whole-number CG, a share in per
+cent, a signed mean difference, a mean count with one decimal); every other score has
+three decimals. The value is dcglab's either way."""
 
 
 def _check_against_python(root) -> dict:
