@@ -73,8 +73,9 @@ export default explorer({
     SYSTEMS.forEach(([sys, name], j) => series.push({ xs: ks, ys: m(sys, s.zero_idcg), color: j ? "c4" : "c0",
       dash: j ? "5,3" : undefined, markers: true, stroke: 3,
       label: `system ${name} (IDCG = 0 ${POLICY_WORDS[s.zero_idcg]})` }));
-    series.push({ xs: [], ys: [], color: "muted", stroke: 1.5, opacity: 0.45,
-                  label: "thin: the other two IDCG = 0 rules" });
+    // the thin lines' legend marks in their own colours and dashes
+    SYSTEMS.forEach(([, name], j) => series.push({ xs: [], ys: [], color: j ? "c4" : "c0", dash: j ? "5,3" : undefined,
+      stroke: 1.5, opacity: 0.45, label: `thin: system ${name}, the other two IDCG = 0 rules` }));
     series.push({ kind: "marker", xs: [s.k], ys: [0], color: "marker", label: "cutoff k" });
     out.append(chart(series, { title: "Mean nDCG@k over the queries", xlabel: "cutoff k", xticks: ks,
                                ymin: 0, ymax: 1.05, xmin: 0.5, xmax: kmax + 0.5 }));

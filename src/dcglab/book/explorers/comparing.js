@@ -23,12 +23,16 @@ const SHIFT_TIMES = 5;
 
 // The baseline y of each bar's value label (11 px text): every bar gets one. A label
 // sits just beyond its bar's end; where that box would touch a label already placed,
-// another bar's handle or a box in `taken` (the title), it moves on outwards a line at a time, then inside its bar. The
+// another bar (its body or its handle) or a box in `taken` (the title), it moves on
+// outwards a line at a time, then inside its bar. The
 // bar edited last is placed first, so its own label never moves for a neighbour's.
 const LABEL_H = 14;
 function valueLabels(values, X, Y, bw, first, { top, bottom, taken = [] }) {
   const width = (v) => 6.4 * fmtSigned(v / 100).length + 2;
-  const boxes = values.map((v, j) => ({ x0: X(j) - bw / 2 - 3, x1: X(j) + bw / 2 + 3, y0: Y(v) - 2, y1: Y(v) + 2 }));
+  // the other bars' handles, and their bodies from the zero line to the handle: no label
+  // touches them, except that the label of the bar edited last stays by its end
+  const handles = values.map((v, j) => ({ x0: X(j) - bw / 2 - 3, x1: X(j) + bw / 2 + 3, y0: Y(v) - 2, y1: Y(v) + 2 }));
+  const bodies = values.map((v, j) => ({ ...handles[j], y0: Math.min(Y(v), Y(0)) - 2, y1: Math.max(Y(v), Y(0)) + 2 }));
   const order = values.map((_, i) => i);
   if (first !== null && first < values.length) order.unshift(...order.splice(first, 1));
   const placed = [], out = new Array(values.length);
@@ -42,7 +46,7 @@ function valueLabels(values, X, Y, bw, first, { top, bottom, taken = [] }) {
     const free = (y) => {
       const b = box(y);
       return y - 11 >= top && y <= bottom
-        && !placed.concat(taken, boxes.filter((_, j) => j !== i))
+        && !placed.concat(taken, (i === first ? handles : bodies).filter((_, j) => j !== i))
           .some((o) => b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
     };
     const y = tries.find(free) ?? near;
@@ -101,7 +105,7 @@ function differenceBars(s, r, ctx) {
   s.deltas.slice(0, n).forEach((v, i) => {
     const top = Y(Math.max(0, v)), bottom = Y(Math.min(0, v));
     add("rect", { x: X(i) - bw / 2, y: top, width: bw, height: Math.max(0, bottom - top),
-                  style: `fill: var(--dcglab-${v >= 0 ? "c0" : "c4"}); pointer-events: none` });
+                  class: "dcglab-bar-body", "data-query": String(i), style: `fill: var(--dcglab-${v >= 0 ? "c0" : "c4"}); pointer-events: none` });
     // the handle: a thick line at the bar's end
     add("line", { x1: X(i) - bw / 2 - 3, x2: X(i) + bw / 2 + 3, y1: Y(v), y2: Y(v),
                   style: "stroke: var(--dcglab-fg); stroke-width: 3; pointer-events: none" });

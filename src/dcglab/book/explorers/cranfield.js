@@ -134,7 +134,7 @@ export default explorer({
     why: (a, b, s) => `Flipped queries went from ${a.changes} to ${b.changes}. At k = 1 each model scores the gain `
       + "of its top document over the same ideal gain, and both gains order the grades alike, so a gain "
       + `can tie the two models but never reverse them; a flip needs ranks weighed against each other. `
-      + `The mean gap at k = 1 is ${fmt(b.bm25 - b.tfidf)} (${s.gain}); the gap chart shows it at every k.`,
+      + `The mean gap at k = 1 is ${fmtSigned(b.bm25 - b.tfidf)} (${s.gain}); the gap chart shows it at every k.`,
   },
   draw(out, s) {
     if (!warmed.has(s.data)) { warmed.add(s.data); warm(s.data); }
@@ -189,15 +189,17 @@ export default explorer({
     const H = 250, W = 340;
     const scatter = (centre, title, extra = []) => {
       const half = centre ? Z : lim, same = groups(false, centre), flip = groups(true, centre);
+      // each scatter counts the queries it draws: the first those outside the centre square
+      const where = centre ? "queries" : "outside the centre";
       // pad each axis by the largest circle's radius, so no circle reaches the axes or their
       // labels (the plot is W − 68 px wide and H − 74 px tall inside its margins)
       const rmax = Math.max(3, ...same.sizes, ...flip.sizes);
       const padFor = (inner) => Math.max(half / 20, (2 * rmax * half) / (inner - 2 * rmax));
       const px = padFor(W - 68), py = padFor(H - 74);
       return chart([
-        { ...same, points: true, color: "muted", label: `same direction (${total(same)} queries)`, open: same.xs.map(() => true) },
+        { ...same, points: true, color: "muted", label: `same direction (${total(same)} ${where})`, open: same.xs.map(() => true) },
         // (the first scatter names its flipped queries only where it has some outside the centre)
-        { ...flip, points: true, top: true, color: "c1", label: centre || total(flip) ? `flipped (${total(flip)} queries)` : "",
+        { ...flip, points: true, top: true, color: "c1", label: centre || total(flip) ? `flipped (${total(flip)} ${where})` : "",
           open: flip.xs.map(() => true) },
         ...extra,
       ], { title, xlabel: `${s.gain} gain`, ylabel: `${s.versus} gain`, xmin: -half - px, xmax: half + px,
@@ -205,7 +207,7 @@ export default explorer({
            alt: `x: ${s.gain} gain, y: ${s.versus} gain` });
     };
     const square = { xs: [-Z, Z, Z, -Z, -Z], ys: [-Z, -Z, Z, Z, -Z], color: "marker", dash: "3,2",
-                     label: `the centre, |both| ≤ ${tick(Z)}: the next scatter, ×${ZOOM}` };
+                     label: `the centre, |both| ≤ ${tick(Z)} (${dx.filter((_, q) => central(q)).length} of ${dx.length} queries): the next scatter, ×${ZOOM}` };
     row.append(scatter(false, `BM25 − TF-IDF per query at k = ${s.k}`, [square]),
                scatter(true, `The centre ×${ZOOM} (|both| ≤ ${tick(Z)})`));
     out.append(row);

@@ -1,4 +1,6 @@
 // Chapter 1: cumulative gain ignores order; binary judgments flatten grades.
+// CG of integer grades with linear gain is a whole number, and is written as one (3, not
+// 3.000); DCG keeps three decimals.
 export default explorer({
   name: "cumulative_gain",
   title: "Cumulative gain: the sum of the top k grades",
@@ -15,9 +17,10 @@ export default explorer({
       { key: "binary", kind: "binary", title: "Binary: every grade above 0 counts 1", grades: relevant(s.grades) },
     ],
     gain: "linear", discount: null, k: s.k,
-    totals: [{ row: "system", label: `CG@${s.k} graded` }, { row: "binary", label: `CG@${s.k} binary` },
+    totals: [{ row: "system", label: `CG@${s.k} graded`, format: fmtCount },
+      { row: "binary", label: `CG@${s.k} binary`, format: fmtCount },
       { row: "system", kind: "dcg", label: `DCG@${s.k}`, parts: discountedGains(s.grades.slice(0, s.k), "linear", LOG2) }],
-    ratio: `CG@${s.k} adds the top ${s.k} grades: ${s.grades.slice(0, s.k).join(" + ")} = ${Number.isInteger(r.cg) ? r.cg : fmt(r.cg)}. `
+    ratio: `CG@${s.k} adds the top ${s.k} grades: ${s.grades.slice(0, s.k).join(" + ")} = ${fmtCount(r.cg)}. `
       + `DCG@${s.k} (faint, next chapter) adds each grade × 1/log₂(i + 1): `
       + `${discountedGains(s.grades.slice(0, s.k), "linear", LOG2).map((x) => fmt(x)).join(" + ")} = ${fmt(r.dcg)}.`,
   }),
@@ -29,13 +32,13 @@ export default explorer({
     fits: (s) => s.k >= 2,
     apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, Math.min(2, s.k - 1)) }),
     answer: (a, b) => direction(a, b, "cg"),
-    why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmt(a.cg)} `
-      + `to ${fmt(b.cg)}. DCG@${s.k}, which discounts by rank, went from ${fmt(a.dcg)} to ${fmt(b.dcg)}.`,
+    why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmtCount(a.cg)} `
+      + `to ${fmtCount(b.cg)}. DCG@${s.k}, which discounts by rank, went from ${fmt(a.dcg)} to ${fmt(b.dcg)}.`,
   },
   draw() {},
   readouts: (s, r) => [
-    [`CG@${s.k} (graded) =`, "cg", fmt(r.cg)],
-    [`CG@${s.k} (binary) =`, "cg_binary", fmt(r.cg_binary)],
+    [`CG@${s.k} (graded) =`, "cg", fmtCount(r.cg)],
+    [`CG@${s.k} (binary) =`, "cg_binary", fmtCount(r.cg_binary)],
     [`DCG@${s.k} (log₂, linear) =`, "dcg", fmt(r.dcg)],
   ],
 });

@@ -15,7 +15,7 @@ function predictBox(p, ctx) {
   const box = h("div", { class: "dcglab-predict", role: "group", tabindex: "-1" });
   const q = h("p", { class: "dcglab-predict-q" });
   const buttons = h("div", { class: "dcglab-predict-choices" });
-  const verdict = h("p", { class: "dcglab-predict-verdict" });
+  const verdict = h("div", { class: "dcglab-predict-verdict" });
   const more = h("div", { class: "dcglab-predict-more" });
   const restart = h("button", { type: "button", class: "dcglab-chip dcglab-restart" },
     "Try the chapter's prediction (restarts the example)");
@@ -30,7 +30,8 @@ function predictBox(p, ctx) {
   // the reader's state to go back to, and the states this box showed since it was kept
   let saved = null;
   const ours = new Set();
-  let lastOk = null;
+  // the text of the last verdict, kept for the collapsed "Your last prediction" line
+  let lastSaid = "", lastOk = null;
   const setQuestion = (s) => setRich(q, `Predict first: ${p.question(s)}`);
   const clearVerdict = () => {
     verdict.textContent = "";
@@ -53,7 +54,8 @@ function predictBox(p, ctx) {
       const after = ctx.compute(s1);
       const right = p.answer(before, after, s1);
       const mark = right === choice ? "✓ Right" : `✗ Not quite: ${right}`;
-      verdict.textContent = `${mark}. ${p.why(before, after, s1, s0)}`;
+      lastSaid = `${mark}. ${p.why(before, after, s1, s0)}`;
+      verdict.textContent = lastSaid;
       verdict.setAttribute("data-verdict", right === choice ? "right" : "wrong");
       box.setAttribute("data-answered", choice);
       for (const o of buttons.children) o.setAttribute("aria-pressed", String(o === b));
@@ -96,16 +98,22 @@ function predictBox(p, ctx) {
       restart.hidden = true;
       return;
     }
+    // when the question gives way to the restart button, the box keeps the height of its
+    // question and choices (not of a verdict), so the controls below do not jump (e.g.
+    // when chapter 7's last missed document is added); mount's `steady` keeps the control
+    // in use still on the screen where the box changes height all the same
     const ok = fits(state);
-    // the box keeps its height when the question gives way to the restart button, so the
-    // controls below do not jump (e.g. when chapter 7's last missed document is added)
-    if (ok !== lastOk) box.style.minHeight = ok || lastOk === null ? "" : `${box.offsetHeight}px`;
+    if (ok !== lastOk) box.style.minHeight = ok || lastOk === null ? "" : `${box.offsetHeight - verdict.offsetHeight}px`;
     lastOk = ok;
     if (shown !== null) {
+      // the verdict was about a state no longer shown: it stays reachable, collapsed and
+      // labelled as being about that earlier state
       shown = null;
       clearVerdict();
-      verdict.textContent = ok ? "You changed the explorer since: the question is now about the state shown; press a choice to answer it."
-        : "You changed the explorer since: the question no longer fits the state shown.";
+      const last = h("details", { class: "dcglab-predict-last" });
+      last.append(h("summary", {}, "Your last prediction (earlier state)"),
+        h("p", {}, `For that earlier state: ${lastSaid}`));
+      verdict.append(last);
       verdict.setAttribute("data-verdict", "stale");
     }
     if (ok) setQuestion(state);

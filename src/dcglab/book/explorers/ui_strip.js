@@ -11,6 +11,9 @@
 // with a faint ghost line where each filled part was before.
 
 const BAR_PX = 96;
+// the details line's hint names the way the reader's device points at a card
+const detailHint = () => (typeof matchMedia === "function" && matchMedia("(hover: none)").matches ? "Tap" : "Point at")
+  + " a card, or focus it, for its numbers.";
 const MOVE_HELP = "Drag a card to another rank, or press Shift + ← or → to move it (← → alone go from card to card)";
 const GRADE_HELP = "; click a bar at a height, or press a digit or ↑ ↓, to set its grade.";
 
@@ -38,9 +41,12 @@ export function swapped(list, i, j) {
   return out;
 }
 
+// A gain as a card label: at most three significant digits past the integer part
+// (4.06, 97.0, 969), so that the label of a large gain fits its card.
 export function gainLabel(g, gain) {
   const v = gainValue(g, gain);
-  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+  if (Number.isInteger(v)) return String(v);
+  return v.toFixed(Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2);
 }
 
 // Put the cards in `order` into `strip`, moving only the cards out of place and never
@@ -84,7 +90,7 @@ function rankView(spec, ctx) {
   let detailOf = null;
   function showDetail(c) {
     detailOf = c;
-    setText(detail, c ? c.what : "Point at a card, or focus it, for its numbers.");
+    setText(detail, c ? c.what : detailHint());
   }
 
   function makeRow(row) {
@@ -345,7 +351,7 @@ function rankView(spec, ctx) {
       }
     }
     if (detailOf && !detailOf.card.isConnected) showDetail(null);
-    else setText(detail, detailOf ? detailOf.what : "Point at a card, or focus it, for its numbers.");
+    else setText(detail, detailOf ? detailOf.what : detailHint());
     drawTotals(v, fills, switched);
   }
 
@@ -401,6 +407,7 @@ function rankView(spec, ctx) {
     const parts = [];
     const labels = [];
     let boost = false;
+    const arrow = g.every((x) => gainLabel(x, rowGain).length <= 1);
     order.forEach((c, i) => {
       // an unranked row (documents no ranking placed) has no discount: the bar is its gain
       const gain = gainValue(g[i], rowGain), dg = row.unranked ? gain : gain * w[i];
@@ -417,8 +424,10 @@ function rankView(spec, ctx) {
       if (c.card.className !== cls) c.card.className = cls;
       if (c.barPx !== null && c.barPx !== barPx) animateFrom(c.bar, [{ height: `${c.barPx}px` }, { height: `${barPx}px` }]);
       if (c.fillPx !== null && c.fillPx !== fillPx) animateFrom(c.fill, [{ height: `${c.fillPx}px` }, { height: `${fillPx}px` }]);
-      // a ghost only where the value changed, at the old value on the current scale
-      const still = quiet || c.dg === undefined || Math.abs(c.dg - dg) * scale < 0.5;
+      // a ghost only where the value changed, at the old value on the current scale, and
+      // only where that falls inside the bar area (never over the labels under it)
+      const still = quiet || c.dg === undefined || Math.abs(c.dg - dg) * scale < 0.5
+        || c.dg * scale > BAR_PX + 0.5 || c.dg * scale < 0;
       if (!still) setStyle(c.ghost, "bottom", `${c.dg * scale}px`);
       if (c.ghost.hidden !== still) c.ghost.hidden = still;
       setStyle(c.bar, "height", `${barPx}px`);
@@ -426,8 +435,10 @@ function rankView(spec, ctx) {
       c.barPx = barPx;
       c.fillPx = fillPx;
       c.dg = dg;
-      // another gain: the grade, then its gain on a second line (every card of the row alike)
-      const gl = rowGain === "linear" ? "" : `\n→ ${gainLabel(g[i], rowGain)}`;
+      // another gain: the grade, then its gain on a second line (every card of the row
+      // alike), with an arrow only where every gain label of the row is short enough to
+      // leave room for it on the narrowest card
+      const gl = rowGain === "linear" ? "" : `\n${arrow ? "→ " : ""}${gainLabel(g[i], rowGain)}`;
       setText(c.grade, `${g[i]}${gl}`);
       setText(c.rank, row.unranked ? `d${i + 1}` : `#${i + 1}`);
       const what = (row.unranked ? `document d${i + 1}, not ranked` : `rank ${i + 1}`)
@@ -490,8 +501,10 @@ function rankView(spec, ctx) {
       const px = sums[j] * scale;
       const moved = e.px !== null && !ctx.jump && !switched && !previewing;
       if (moved && Math.abs(e.px - px) > 0.5) animateFrom(e.stack, [{ height: `${e.px}px` }, { height: `${px}px` }]);
-      // a ghost only where the sum changed (not where the scale did), at the old sum on the current scale
-      if (moved && Math.abs(e.sum - sums[j]) * scale > 0.5) {
+      // a ghost only where the sum changed (not where the scale did), at the old sum on the
+      // current scale, and only inside the stack's area: an old sum above the new top would
+      // be drawn over the strip above the totals
+      if (moved && Math.abs(e.sum - sums[j]) * scale > 0.5 && e.sum * scale <= BAR_PX + 0.5) {
         e.ghost.hidden = false;
         setStyle(e.ghost, "bottom", `${e.sum * scale}px`);
       } else if (!e.ghost.hidden) e.ghost.hidden = true;
@@ -499,10 +512,12 @@ function rankView(spec, ctx) {
       e.px = px;
       e.sum = sums[j];
       setText(e.label, t.label);
-      setText(e.value, fmt(sums[j]));
+      // a total may name its own format (chapter 1's whole-number CG)
+      const f = t.format || fmt;
+      setText(e.value, f(sums[j]));
       const cls = `dcglab-total dcglab-total-${t.kind || kinds[t.row]}`;
       if (e.col.className !== cls) e.col.className = cls;
-      const name = `${t.label} = ${fmt(sums[j])}`;
+      const name = `${t.label} = ${f(sums[j])}`;
       if (e.col.getAttribute("aria-label") !== name) e.col.setAttribute("aria-label", name);
     });
     totalsEls.forEach((e, j) => { if (e.col.hidden !== j >= totals.length) e.col.hidden = j >= totals.length; });
