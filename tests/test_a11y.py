@@ -10,7 +10,8 @@
 * At 390x844 (a phone) no page scrolls sideways. In every explorer, each slider and
   select, used by a reader who has scrolled into the explorer, is the topmost element at
   its own centre (nothing covers it), does not move while it is used, and the readouts
-  it changes are on screen, below the page's header.
+  it changes are on screen, below the page's header; the dock they sit in takes at most
+  a third of the screen.
 """
 
 from __future__ import annotations
@@ -232,3 +233,33 @@ def test_controls_are_never_covered_on_a_phone(browser, http_server, site_dir, r
                 checked += 1
         assert checked > 0, f"{rel}: no explorer with a slider or a select"
         assert page.console_errors == []
+
+
+DOCK_JS = """root => {
+  const parts = [':scope > .dcglab-controls', ':scope > .dcglab-readouts']
+    .map((q) => root.querySelector(q));
+  const text = [...root.querySelectorAll(
+      ':scope > .dcglab-readouts *, :scope > .dcglab-controls *')]
+    .filter((e) => e.tagName !== 'SUB' && e.getClientRects().length
+      && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+  const targets = [...parts[0].querySelectorAll('input, select, button')]
+    .filter((e) => e.getClientRects().length);
+  return {height: parts.reduce((a, e) => a + e.getBoundingClientRect().height, 0),
+          font: Math.min(...text.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+          target: Math.min(...targets.map((e) => e.getBoundingClientRect().height))};
+}"""
+
+
+@pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
+def test_the_phone_dock_leaves_the_screen_to_the_picture(browser, http_server, site_dir, rel):
+    """At 390x844 each explorer's dock (its readouts on its controls, stuck to the
+    screen's bottom) takes at most a third of the screen, with text of 12 px or more
+    (subscripts aside) and targets of 24 px or more (WCAG 2.5.8)."""
+    with new_page(browser, http_server, width=390, height=844) as page:
+        open_page(page, rel)
+        for root in explorer_roots(page):
+            dock = root.evaluate(DOCK_JS)
+            where = (rel, root.get_attribute("data-explorer"), dock)
+            assert dock["height"] <= 844 / 3, where
+            assert dock["font"] >= 12, where
+            assert dock["target"] >= 24, where

@@ -551,6 +551,38 @@ def test_paired_test_bars_are_dragged_and_moved_by_keys(page, site_dir):
     assert page.console_errors == []
 
 
+RANDOMIZATION_DOTS_JS = """
+r => ({ all: r.querySelectorAll('circle.dcglab-all').length,
+        far: r.querySelectorAll('circle.dcglab-far').length,
+        bars: r.querySelectorAll('rect.dcglab-all').length })
+"""
+
+
+def test_randomization_draws_one_dot_per_sign_pattern_when_few(page, site_dir):
+    """Chapter 11: with n queries there are 2^n sign patterns; up to 64 (n <= 6) the
+    randomization chart draws one dot for each, and the red dots' share is the p-value;
+    above 64 it draws bars."""
+    open_page(page, PAIRED_PAGE)
+    root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "paired_test"][0]
+    slider = root.locator("input[type=range]").first
+    slider.focus()
+    page.keyboard.press("Home")
+    for n in range(2, 9):
+        page.wait_for_function(
+            "([e, n]) => JSON.parse(e.getAttribute('data-state')).n === n",
+            arg=[root.element_handle(), n],
+        )
+        marks = root.evaluate(RANDOMIZATION_DOTS_JS)
+        p_rand = json.loads(root.get_attribute("data-result"))["p_rand"]
+        if 2**n <= 64:
+            assert marks["bars"] == 0 and marks["all"] + marks["far"] == 2**n, (n, marks)
+            assert marks["far"] / 2**n == pytest.approx(p_rand, abs=1e-12), (n, marks)
+        else:
+            assert marks["all"] + marks["far"] == 0 and marks["bars"] > 0, (n, marks)
+        page.keyboard.press("ArrowRight")
+    assert page.console_errors == []
+
+
 BAR_LABELS_JS = """
 root => Array.from(root.querySelectorAll("text.dcglab-bar-value"), (t) => {
   const b = t.getBoundingClientRect();

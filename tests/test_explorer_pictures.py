@@ -173,6 +173,41 @@ root => Array.from(root.querySelectorAll(".dcglab-output figure.dcglab-figure"))
            count: fig.querySelectorAll("rect.dcglab-pinned").length };
 })
 """
+KEY_COLOURS_JS = """
+root => {
+  const colour = (e) => getComputedStyle(e).backgroundColor;
+  const none = "rgba(0, 0, 0, 0)";
+  return {
+    fills: [...new Set(Array.from(root.querySelectorAll('.dcglab-strip-row .dcglab-fill'), colour))]
+      .filter((c) => c !== none),
+    marks: Array.from(root.querySelectorAll('.dcglab-key-fill'), colour),
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(
+    ("rel", "name"),
+    [
+        ("chapters/01_cumulative_gain.html", "cumulative_gain"),
+        ("chapters/03_ideal_normalization.html", "ndcg"),
+        ("chapters/04_cutoffs.html", "cutoffs"),
+        ("chapters/05_gain_choice.html", "gain_reversals"),
+    ],
+)
+def test_the_strip_legend_has_a_mark_in_each_colour_it_draws(page, site_dir, rel, name, scheme):
+    """Every colour of the strips' filled bars (the ranking's, the ideal's, ordering X's
+    and Y's) has a filled mark of that colour in the legend above them, in light and dark."""
+    page.emulate_media(color_scheme=scheme)
+    root = root_named(page, rel, name)
+    colours = root.evaluate(KEY_COLOURS_JS)
+    assert len(colours["fills"]) >= 2, colours
+    for fill in colours["fills"]:
+        assert fill in colours["marks"], (name, scheme, colours)
+    assert page.console_errors == []
+
+
 MEASURE_KEYS = ["ndcg", "ap", "rr", "rbp", "err"]
 
 
@@ -188,7 +223,9 @@ def test_user_models_pin_draws_the_pinned_bars_beside_the_current(page, site_dir
     assert after["grades"] != before["grades"]
     charts = root.evaluate(BARS_JS)
     assert len(charts) == len(MEASURE_KEYS)
-    for key, c in zip(MEASURE_KEYS, charts, strict=True):
+    # RBP's panel first: the patience p changes it and no other
+    drawn = ["rbp"] + [key for key in MEASURE_KEYS if key != "rbp"]
+    for key, c in zip(drawn, charts, strict=True):
         assert c["count"] == len(before["grades"]), c
         # one scale for both: the bars of each state add up to its score
         if now[key] and was[key]:

@@ -163,6 +163,7 @@ function differenceBars(s, r, ctx) {
 // The randomization distribution: the mean difference under each of the 2^n ways of
 // flipping the signs, in bins; the patterns at least as far from 0 as the observed mean
 // are red, and their share of all patterns is the p-value.
+const DOTS_UP_TO = 64;
 function randomizationChart(s, r) {
   const d = s.deltas.slice(0, s.n), n = d.length, all = 2 ** n;
   const observed = d.reduce((a, b) => a + b, 0), top = d.reduce((a, b) => a + Math.abs(b), 0);
@@ -181,15 +182,42 @@ function randomizationChart(s, r) {
   const edge = Math.max(width, (top + bin) / (100 * n));
   const obs = observed / (100 * n), shown = shownMean(s);
   const tick = Math.abs(shown);
+  const farLabel = `as far from 0 as the observed mean or further: ${fmtP(r.p_rand)} of all ${fmtCount(all)}`;
+  // few patterns (up to 64): one dot each, stacked in its bin, the far ones at the bottom
+  const dots = all <= DOTS_UP_TO;
+  const stack = (red) => {
+    const xs1 = [], ys1 = [], titles = [];
+    for (const b of bins) {
+      const nFar = far.get(b) || 0, from = red ? 0 : nFar, to = red ? nFar : count.get(b);
+      for (let j = from; j < to; j++) {
+        xs1.push(mean(b));
+        ys1.push(j + 1);
+        titles.push(`a sign pattern with mean ${fmtSigned(mean(b))}${red ? ", as far from 0 as the observed or further" : ""}`);
+      }
+    }
+    return { xs: xs1, ys: ys1, titles };
+  };
+  const most = Math.max(...count.values());
+  const rad = Math.max(1.5, Math.min(5, 60 / most));
+  const marks = dots
+    ? [
+      { ...stack(false), points: true, color: "muted", cls: "dcglab-all", sizes: Array(all).fill(rad),
+        label: "other sign patterns, one dot each" },
+      { ...stack(true), points: true, color: "c1", cls: "dcglab-far", sizes: Array(all).fill(rad), label: farLabel },
+    ]
+    : [
+      { kind: "bar", xs, ys: bins.map((b) => count.get(b) / all), color: "muted", width, share: 0.9,
+        label: "other sign patterns", cls: "dcglab-all" },
+      { kind: "bar", xs, ys: bins.map((b) => (far.get(b) || 0) / all), color: "c1", width, share: 0.9, cls: "dcglab-far",
+        label: farLabel },
+    ];
   return chart([
-    { kind: "bar", xs, ys: bins.map((b) => count.get(b) / all), color: "muted", width, share: 0.9,
-      label: "other sign patterns", cls: "dcglab-all" },
-    { kind: "bar", xs, ys: bins.map((b) => (far.get(b) || 0) / all), color: "c1", width, share: 0.9, cls: "dcglab-far",
-      label: `as far from 0 as the observed mean or further: ${fmtP(r.p_rand)} of all ${fmtCount(all)}` },
+    ...marks,
     { kind: "marker", xs: [obs], ys: [0], color: "fg", label: `observed mean ${fmtSigned(shown)}` },
     { kind: "marker", xs: [-obs], ys: [0], color: "fg" },
   ], { title: `Randomization p = ${fmtP(r.p_rand)} (red share)`,
-       xlabel: "mean A − B with the signs flipped", ylabel: "share", xmin: -edge, xmax: edge,
+       xlabel: "mean A − B with the signs flipped", ylabel: dots ? "sign patterns" : "share", xmin: -edge, xmax: edge,
+       ...(dots ? { ymax: most + 0.5 } : {}),
        xticks: tick > 0 ? [obs < 0 ? -tick : tick, 0, obs < 0 ? tick : -tick] : [0], xfmt: (x) => (x ? fmtSigned(x) : "0"), ymin: 0, width: 340, height: 210,
        alt: `Of the ${all} ways to flip the signs of the differences, a share of ${fmtP(r.p_rand)} gives a mean at least as far from 0 as the observed ${fmtSigned(shown)}` });
 }

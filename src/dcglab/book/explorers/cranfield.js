@@ -193,7 +193,8 @@ export default explorer({
       const where = centre ? "queries" : "outside the centre";
       // pad each axis by the largest circle's radius, so no circle reaches the axes or their
       // labels (the plot is W − 68 px wide and H − 74 px tall inside its margins)
-      const rmax = Math.max(3, ...same.sizes, ...flip.sizes);
+      // and 4 px more, so that a circle's outline never touches an axis line
+      const rmax = Math.max(3, ...same.sizes, ...flip.sizes) + 4;
       const padFor = (inner) => Math.max(half / 20, (2 * rmax * half) / (inner - 2 * rmax));
       const px = padFor(W - 68), py = padFor(H - 74);
       return chart([
@@ -208,8 +209,13 @@ export default explorer({
     };
     const square = { xs: [-Z, Z, Z, -Z, -Z], ys: [-Z, -Z, Z, Z, -Z], color: "marker", dash: "3,2",
                      label: `the centre, |both| ≤ ${tick(Z)} (${dx.filter((_, q) => central(q)).length} of ${dx.length} queries): the next scatter, ×${ZOOM}` };
+    // a centre whose queries all sit at one place (at k = 1, all tie at 0) says so in its title
+    const inside = dx.filter((_, q) => central(q)).length;
+    const one = [groups(false, true), groups(true, true)].flatMap((g) => g.xs.map((x, i) => [x, g.ys[i]]));
+    const alone = one.length === 1 && inside > 1
+      ? (one[0][0] === 0 && one[0][1] === 0 ? `all ${inside} tie at 0` : `all ${inside} at one point`) : "";
     row.append(scatter(false, `BM25 − TF-IDF per query at k = ${s.k}`, [square]),
-               scatter(true, `The centre ×${ZOOM} (|both| ≤ ${tick(Z)})`));
+               scatter(true, alone ? `The centre ×${ZOOM}: ${alone}` : `The centre ×${ZOOM} (|both| ≤ ${tick(Z)})`));
     out.append(row);
     out.append(para("In the scatters, queries at one place share a circle: its area grows with their number, "
       + `written inside from 3 on; point at it for the queries. The dashed square's queries are drawn ${ZOOM} times `

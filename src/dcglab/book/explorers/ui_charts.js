@@ -333,7 +333,7 @@ export function chart(series, opts) {
           // sizes: a radius per point (e.g. by how many queries share it); counts: a number
           // written inside a point large enough to hold it
           const r = s.sizes ? s.sizes[i] : rad;
-          const c = svgNode("circle", { cx: X(x), cy: Y(s.ys[i]), r,
+          const c = svgNode("circle", { cx: X(x), cy: Y(s.ys[i]), r, ...(s.cls ? { class: s.cls } : {}),
                                         style: s.open && s.open[i] ? ring : `fill: ${color}` });
           if (s.top) late.push(c);
           else svg.append(c);

@@ -224,10 +224,17 @@ export function mount(model, el, spec) {
   for (const type of ["pointerdown", "keydown", "focusin"]) root.addEventListener(type, (e) => { last = e.target; }, true);
   const steady = (anchor, change) => {
     if (anchor === undefined) anchor = last && last !== root ? Array.from(root.children).find((c) => c.contains(last)) || null : null;
-    const y = anchor ? anchor.getBoundingClientRect().top : 0;
+    if (!anchor) { change(); return; }
+    const y = anchor.getBoundingClientRect().top;
+    const hold = () => {
+      const dy = anchor.isConnected ? anchor.getBoundingClientRect().top - y : 0;
+      if (Math.abs(dy) >= 1) window.scrollBy(0, dy);
+    };
     change();
-    const dy = anchor ? anchor.getBoundingClientRect().top - y : 0;
-    if (Math.abs(dy) >= 1) window.scrollBy(0, dy);
+    hold();
+    // what is laid out only in the next frame (a height a ResizeObserver sets, a chart
+    // drawn late) is held there too
+    requestAnimationFrame(hold);
   };
   const write = (c, value) => {
     const state = readState();

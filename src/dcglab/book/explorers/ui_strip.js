@@ -68,6 +68,13 @@ function placeAround(strip, order, held) {
 //   totals: [{row, label, parts (optional: the pieces to stack instead of the row's filled
 //             parts), kind (optional: the stack's look, else the row's)}]
 //   (stacks of the filled parts of the top k), ratio: text under them }
+// a row kind's colour (as styles.css gives its cards) and, for some, its name in the legend
+const KIND_COLOUR = {
+  system: "var(--dcglab-c0)", ideal: "var(--dcglab-ideal)", v: "var(--dcglab-c4)",
+  x: "var(--dcglab-n0)", y: "var(--dcglab-n1)", binary: "var(--dcglab-n0)",
+};
+const KIND_NAME = { ideal: "ideal ranking", x: "ordering X", y: "ordering Y" };
+
 function rowCut(row, v) {
   return "k" in row ? row.k : v.k;
 }
@@ -333,10 +340,24 @@ function rankView(spec, ctx) {
     // the legend names the cutoff's marks only when some rank lies after k
     const cut = v.rows.some((row) => (rowCut(row, v) ?? row.grades.length) < row.grades.length);
     const boost = Object.values(fills).some((f) => f.boost);
+    // the marks take the rows' colour; rows of several colours get a swatch each, and the
+    // marks of the bars' parts are then drawn in a neutral grey
+    const shown = [...new Set(v.rows.map((row) => row.kind || "system"))];
+    const one = shown.length === 1 ? KIND_COLOUR[shown[0]] || KIND_COLOUR.system : "var(--dcglab-muted)";
     const items = v.legend === "" ? [] : v.discount
       ? [["outline", "gain"], ["fill", "gain × discount (adds to DCG)"], ["hatch", "lost to the discount"]]
       : [["fill", "gain"]];
-    if (boost) items.push(["extra", "added by a weight above 1"]);
+    for (const it of items) it.push(one);
+    if (v.legend !== "" && shown.length > 1) {
+      // named as in the map, else by the first words of the first such row's title
+      // ("Your ranking, discount …" → "Your ranking", "System A, query 3" → "System A")
+      const nameOf = (kind) => {
+        const title = v.rows.find((row) => (row.kind || "system") === kind).title;
+        return KIND_NAME[kind] || (typeof title === "string" && title.split(/[:,(]/)[0].trim()) || kind;
+      };
+      items.unshift(...shown.map((kind) => ["fill", nameOf(kind), KIND_COLOUR[kind] || KIND_COLOUR.system]));
+    }
+    if (boost) items.push(["extra", "added by a weight above 1", one]);
     if (cut && v.legend !== "") items.push(["after", "after the cutoff k, not counted"]);
     if (v.legend !== "" && v.rows.some((row) => row.list)) items.push(["ghost", "before your last change"]);
     const key = JSON.stringify([v.legend, items]);
@@ -344,9 +365,10 @@ function rankView(spec, ctx) {
       legendKey = key;
       legend.replaceChildren();
       if (v.legend) legend.append(v.legend);
-      for (const [mark, text] of items) {
+      for (const [mark, text, colour] of items) {
         const item = h("span", { class: "dcglab-key-item" });
-        item.append(h("span", { class: `dcglab-key-mark dcglab-key-${mark}`, "aria-hidden": "true" }), text);
+        const style = colour ? { style: `--dcglab-key: ${colour}` } : {};
+        item.append(h("span", { class: `dcglab-key-mark dcglab-key-${mark}`, "aria-hidden": "true", ...style }), text);
         legend.append(item);
       }
     }

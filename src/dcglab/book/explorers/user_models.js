@@ -6,6 +6,7 @@ const MEASURES = [
   ["rbp", "RBP", "(1 − p) p^{i−1} if relevant"],
   ["err", "ERR", "P(reach i) × s_{i} / i"],
 ];
+const DRAWN = [MEASURES[3], ...MEASURES.filter(([key]) => key !== "rbp")];
 
 export default explorer({
   name: "user_models",
@@ -71,7 +72,8 @@ export default explorer({
       out.append(para(`Pinned: grades ${pin.grades.join(", ")}, p = ${pin.p}. Change since the pin: ${change.join(", ")}.`));
     }
     const row = node("div", { class: "dcglab-charts" });
-    for (const [key, name, formula] of MEASURES) {
+    // RBP's panel first: the patience p, the one control, changes it and no other panel
+    for (const [key, name, formula] of DRAWN) {
       const value = key === "ndcg" ? fmtNdcg(r.ndcg) : fmt(r[key]);
       const series = [{ kind: "bar", xs, ys: parts[key], color: "c0", label: `${name}: ${formula}`, cls: "dcglab-now",
                         ...(pin ? { share: 0.4, shift: 0.2 } : {}) }];
@@ -86,7 +88,8 @@ export default explorer({
         xmax: xs.length + 0.5, ymin: 0, ymax: topOf(key), width: 300, height: 170, alt: `${name} = ${value}` }));
     }
     out.append(row);
-    out.append(para("Each panel has its own axis, ending at 0.2, 0.4, 0.6, 0.8 or 1 (its top tick): "
+    out.append(para("RBP comes first: the patience p changes its panel and no other. "
+      + "Each panel has its own axis, ending at 0.2, 0.4, 0.6, 0.8 or 1 (its top tick): "
       + "compare the numbers on the axes, not the heights of bars in different panels."));
   },
   readouts: (s, r) => [
