@@ -503,6 +503,12 @@ typedef struct {
     Py_buffer text, start, len;
 } Strs;
 
+static void strs_close(Strs *v) {
+    PyBuffer_Release(&v->text);
+    PyBuffer_Release(&v->start);
+    PyBuffer_Release(&v->len);
+}
+
 static int strs_open(PyObject *t, PyObject *s, PyObject *l, Strs *v, Py_ssize_t *n) {
     if (PyObject_GetBuffer(t, &v->text, PyBUF_SIMPLE) < 0) return 0;
     if (PyObject_GetBuffer(s, &v->start, PyBUF_C_CONTIGUOUS) < 0) {
@@ -528,32 +534,32 @@ static int strs_open(PyObject *t, PyObject *s, PyObject *l, Strs *v, Py_ssize_t 
         }
     return 1;
 bad:
-    PyBuffer_Release(&v->text);
-    PyBuffer_Release(&v->start);
-    PyBuffer_Release(&v->len);
+    strs_close(v);
     return 0;
 }
 
-static void strs_close(Strs *v) {
-    PyBuffer_Release(&v->text);
-    PyBuffer_Release(&v->start);
-    PyBuffer_Release(&v->len);
+/* The arguments (text, start, length, out) of a function that writes one item of
+ * `itemsize` bytes per string into out. */
+static int strs_and_out(PyObject *args, Strs *v, Py_ssize_t *n, Py_buffer *out,
+                        Py_ssize_t itemsize) {
+    PyObject *t, *s, *l, *o;
+    if (!PyArg_ParseTuple(args, "OOOO", &t, &s, &l, &o)) return 0;
+    if (!strs_open(t, s, l, v, n)) return 0;
+    if (!writable(o, out, itemsize, *n)) {
+        strs_close(v);
+        return 0;
+    }
+    return 1;
 }
 
 /* code_strings(text, start, length, codes) -> (first_starts, first_lengths): each
  * string's code in order of first appearance (as tokenize codes qids), and the
  * place of each code's first string (bytes of int64). */
 static PyObject *code_strings(PyObject *self, PyObject *args) {
-    PyObject *t, *s, *l, *o;
-    if (!PyArg_ParseTuple(args, "OOOO", &t, &s, &l, &o)) return NULL;
     Strs v;
     Py_ssize_t n;
-    if (!strs_open(t, s, l, &v, &n)) return NULL;
     Py_buffer out;
-    if (!writable(o, &out, 4, n)) {
-        strs_close(&v);
-        return NULL;
-    }
+    if (!strs_and_out(args, &v, &n, &out, 4)) return NULL;
     Qids q;
     PyObject *result = NULL;
     if (!qids_init(&q, v.text.buf)) {
@@ -592,16 +598,10 @@ static inline int compare(const Strs *v, Py_ssize_t i, const Strs *w, Py_ssize_t
 
 /* hashes(text, start, length, out): the hash of each string (as tokenize's) */
 static PyObject *hashes(PyObject *self, PyObject *args) {
-    PyObject *t, *s, *l, *o;
-    if (!PyArg_ParseTuple(args, "OOOO", &t, &s, &l, &o)) return NULL;
     Strs v;
     Py_ssize_t n;
-    if (!strs_open(t, s, l, &v, &n)) return NULL;
     Py_buffer out;
-    if (!writable(o, &out, 8, n)) {
-        strs_close(&v);
-        return NULL;
-    }
+    if (!strs_and_out(args, &v, &n, &out, 8)) return NULL;
     Py_BEGIN_ALLOW_THREADS
     uint64_t *h = out.buf;
     for (Py_ssize_t i = 0; i < n; i++)
