@@ -12,6 +12,9 @@
   its own centre (nothing covers it), does not move while it is used, and the readouts
   it changes are on screen, below the page's header; the dock they sit in takes at most
   a third of the screen.
+* At 390x844 and at 1280x900, after a prediction's chip or the first slider, select or
+  stepper of an explorer is used, a figure the change redrew is at least half in view
+  (on a phone: above the dock).
 """
 
 from __future__ import annotations
@@ -27,6 +30,13 @@ import vendor_assets  # noqa: E402
 
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 MODES = ["light", "dark"]
+
+
+# The value of a select's first usable option other than ``was`` (``was`` if there is none).
+OTHER_OPTION_JS = (
+    "(e, was) => Array.from(e.options).find((o) => !o.disabled && !o.hidden"
+    " && o.value !== was)?.value ?? was"
+)
 
 
 @pytest.fixture(scope="module")
@@ -204,11 +214,7 @@ def test_controls_are_never_covered_on_a_phone(browser, http_server, site_dir, r
                 at = root.evaluate(AT_CONTROL_JS, i)
                 if control.evaluate("e => e.tagName") == "SELECT":
                     was = control.input_value()
-                    other = control.evaluate(
-                        "(e, was) => Array.from(e.options).find((o) => !o.disabled && !o.hidden"
-                        " && o.value !== was)?.value ?? was",
-                        was,
-                    )
+                    other = control.evaluate(OTHER_OPTION_JS, was)
                     control.select_option(other)
                     page.wait_for_timeout(150)
                     used = root.evaluate(AT_CONTROL_JS, i)
@@ -263,3 +269,113 @@ def test_the_phone_dock_leaves_the_screen_to_the_picture(browser, http_server, s
             assert dock["height"] <= 844 / 3, where
             assert dock["font"] >= 12, where
             assert dock["target"] >= 24, where
+
+
+#: Start watching the explorer's picture and output for what a change redraws.
+WATCH_JS = """
+root => {
+  const seen = [];
+  const obs = new MutationObserver((ms) => { for (const m of ms) seen.push(m.target); });
+  for (const part of root.querySelectorAll(':scope > .dcglab-rank, :scope > .dcglab-output'))
+    obs.observe(part, {subtree: true, childList: true, attributes: true, characterData: true});
+  window.__dcglabWatch = {obs, seen};
+}
+"""
+
+#: The figures (a strip, the totals, a chart, a table) whose content the change redrew,
+#: each with the share of it in view between the page's sticky header and the top of a
+#: sticky dock (else the screen's foot). A verdict that redraws nothing is about the
+#: picture's first figure.
+CHANGED_JS = """
+(root, chip) => {
+  const w = window.__dcglabWatch;
+  w.obs.takeRecords().forEach((m) => w.seen.push(m.target));
+  w.obs.disconnect();
+  const FIG = '.dcglab-strip-row, .dcglab-totals, .dcglab-figure, .dcglab-scroll, table, svg';
+  const figs = [];
+  for (let t of w.seen) {
+    if (t.nodeType !== 1) t = t.parentElement;
+    if (!t || t.closest('.dcglab-key, .dcglab-help, .dcglab-detail, .dcglab-sr')) continue;
+    const f = t.closest(FIG);
+    const drawn = f && root.contains(f) && f.getBoundingClientRect().height > 0;
+    if (drawn && !figs.includes(f)) figs.push(f);
+  }
+  if (!figs.length && chip) {
+    const first = root.querySelector('.dcglab-picture').querySelector(FIG);
+    if (first) figs.push(first);
+  }
+  const header = document.querySelector('.bd-header-article');
+  const top = header && getComputedStyle(header).position === 'sticky'
+    ? header.getBoundingClientRect().bottom : 0;
+  let bottom = innerHeight;
+  for (const d of root.querySelectorAll(':scope > .dcglab-readouts, :scope > .dcglab-controls')) {
+    const r = d.getBoundingClientRect();
+    if (getComputedStyle(d).position === 'sticky' && r.height > 0) bottom = Math.min(bottom, r.top);
+  }
+  return figs.map((f) => {
+    const r = f.getBoundingClientRect();
+    const seen = Math.max(0, Math.min(r.bottom, bottom) - Math.max(r.top, top));
+    return {fig: `${f.tagName}.${f.getAttribute('class')}`, top: Math.round(r.top),
+            bottom: Math.round(r.bottom), band: [Math.round(top), Math.round(bottom)],
+            share: seen / Math.min(r.height, bottom - top)};
+  });
+}
+"""
+
+#: The first usable control of each kind: a prediction's chip, a slider, a select, a stepper.
+FIRST_OF_KIND = [
+    ("chip", ".dcglab-predict-choices .dcglab-chip"),
+    ("range", ':scope > .dcglab-controls input[type="range"]'),
+    ("select", ":scope > .dcglab-controls select"),
+    ("stepper", ":scope > .dcglab-controls .dcglab-stepper button"),
+]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("rel", [p for p in EXPLORER_PAGES if "/quiz_" not in p])
+def test_a_change_shows_the_figure_it_changes(browser, http_server, site_dir, rel, width):
+    """At 390x844 and 1280x900 a reader starts with the explorer's title near the top of
+    the screen and uses the first chip of its prediction, and its first slider, select and
+    stepper. After each, a figure that the change redrew (a strip, the totals, a chart, a
+    table; for a verdict that redraws nothing, the picture's first figure) is at least half
+    in view: below the page's header and, on a phone, above the dock."""
+    height = 844 if width < 500 else 900
+    with new_page(browser, http_server, width=width, height=height) as page:
+        open_page(page, rel)
+        checked = 0
+        for root in explorer_roots(page):
+            name = root.get_attribute("data-explorer")
+            for kind, selector in FIRST_OF_KIND:
+                usable = [
+                    e for e in root.locator(selector).all() if e.is_visible() and e.is_enabled()
+                ]
+                if not usable:
+                    continue
+                control = usable[0]
+                root.evaluate(
+                    "r => window.scrollTo(0, r.getBoundingClientRect().top + scrollY - 60)"
+                )
+                page.wait_for_timeout(150)
+                root.evaluate(WATCH_JS)
+                if kind in ("chip", "stepper"):
+                    control.click()
+                elif kind == "range":
+                    was = control.input_value()
+                    control.focus()
+                    page.keyboard.press("ArrowRight")
+                    if control.input_value() == was:
+                        page.keyboard.press("ArrowLeft")
+                else:
+                    control.focus()
+                    was = control.input_value()
+                    other = control.evaluate(OTHER_OPTION_JS, was)
+                    control.select_option(other)
+                page.wait_for_timeout(900)  # a smooth scroll ends
+                figures = root.evaluate(CHANGED_JS, kind == "chip")
+                if not figures:  # the change redrew no figure (e.g. only a table's readout)
+                    continue
+                where = (rel, width, name, kind, figures)
+                assert max(f["share"] for f in figures) >= 0.5, where
+                checked += 1
+        assert checked > 0, rel
+        assert page.console_errors == []

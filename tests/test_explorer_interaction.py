@@ -32,6 +32,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from urllib.parse import quote, unquote
 
 import pytest
@@ -151,6 +153,10 @@ def test_predict_then_reveal(page, site_dir, rel):
         choices.nth(0).click()
         text = verdict.text_content()
         assert text.startswith(("✓ Right.", "✗ Not quite: ")), (name, text)
+        # short: the mechanism and its numbers in at most 35 words; a value that did not
+        # change "stays" (never "went from 3 to 3")
+        assert len(text.split()) <= 35, (name, len(text.split()), text)
+        assert not re.search(r"from (\S+) to \1(?!\.?\d)", text), (name, text)
         after = state_of(root)
         assert_matches_python(root)
         # the right answer agrees with dcglab: for up / down / the same, compare the
@@ -811,6 +817,126 @@ def test_cranfield_scatter_counts_every_query(page, site_dir):
         if k == 1:
             assert len(counts) < 40 and max(counts) > 20, counts
     assert page.console_errors == []
+
+
+#: The first scatter's circles ({x, y, r} in px), its square's label boxes, and whether the
+#: square (a dashed polyline) comes after every circle in the drawing.
+SCATTER_JS = """svg => {
+  const circles = Array.from(svg.querySelectorAll('circle'), (c) => ({
+    x: +c.getAttribute('cx'), y: +c.getAttribute('cy'), r: +c.getAttribute('r') }));
+  const labels = Array.from(svg.querySelectorAll('.dcglab-chart-label'), (t) => {
+    const b = t.getBBox();
+    return { text: t.textContent, box: [b.x, b.y, b.x + b.width, b.y + b.height] };
+  });
+  const all = Array.from(svg.querySelectorAll('*'));
+  const square = all.filter((e) => e.tagName === 'polyline'
+    && /dasharray: 3,2/.test(e.getAttribute('style')));
+  const lastCircle = Math.max(...all.map((e, i) => (e.tagName === 'circle' ? i : -1)));
+  const onTop = square.length > 0 && square.every((e) => all.indexOf(e) > lastCircle);
+  return { circles, labels, squareOnTop: onTop };
+}"""
+
+
+@pytest.mark.parametrize(("width", "mode"), [(1280, "light"), (390, "dark")])
+def test_cranfield_circles_keep_clear_of_each_other_and_the_centre(
+    browser, http_server, site_dir, width, mode
+):
+    """Chapter 13 at k = 10 and k = 1: in both scatters no two circles overlap; in the
+    first, the dashed centre square is drawn over the circles, and inside it the number of
+    its queries (the second scatter's queries) is written where no circle reaches."""
+    with new_page(browser, http_server, width=width, height=900, mode=mode) as page:
+        open_page(page, "chapters/13_cranfield.html")
+        root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "cranfield"][
+            0
+        ]
+        for k in (10, 1):
+            root.locator('input[data-param="k"]').evaluate(
+                "(e, v) => { e.value = String(v);"
+                " e.dispatchEvent(new Event('input', {bubbles: true})); }",
+                k,
+            )
+            charts = root.locator("svg.dcglab-chart")
+            first, centre = charts.nth(2).evaluate(SCATTER_JS), charts.nth(3).evaluate(SCATTER_JS)
+            for scatter in (first, centre):
+                dots = scatter["circles"]
+                for i, a in enumerate(dots):
+                    for b in dots[i + 1 :]:
+                        gap = math.hypot(a["x"] - b["x"], a["y"] - b["y"]) - a["r"] - b["r"]
+                        assert gap >= -0.01, (k, a, b)
+            assert first["squareOnTop"], k
+            inside = sum(
+                int(n)
+                for n in re.findall(
+                    r"\((\d+) queries\)", charts.nth(3).locator("xpath=..").inner_text()
+                )
+            )
+            assert [x["text"] for x in first["labels"]] == [str(inside), "queries"], first
+            for label in first["labels"]:
+                x0, y0, x1, y1 = label["box"]
+                for c in first["circles"]:
+                    nx, ny = min(max(c["x"], x0), x1), min(max(c["y"], y0), y1)
+                    assert math.hypot(c["x"] - nx, c["y"] - ny) >= c["r"], (k, label, c)
+        assert page.console_errors == []
+
+
+def test_a_percent_axis_keeps_whole_ticks_when_nothing_reverses(page, site_dir):
+    """Chapter 5: where no pair of orderings reverses at any a, the percent axis keeps
+    whole-number ticks (0 to 10, not 0.00 to 1.00) and the chart says so."""
+    open_page(page, "chapters/05_gain_choice.html")
+    root = [
+        r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "gain_reversals"
+    ][0]
+    start = state_of(root)
+    grades = [3, 3, 3, 3, 3, 2, 2, 3] + start["grades"][8:]
+    want = dict(start, grades=grades, n=8, a=4.2)
+    page.evaluate(
+        "s => { location.hash = 'dcglab.gain_reversals='"
+        " + encodeURIComponent(JSON.stringify(s)); }",
+        want,
+    )
+    chart = root.locator("svg.dcglab-chart").last
+    # the curve is counted while the page is idle; the note comes once it is whole
+    chart.locator("text", has_text="no reversals at any a").wait_for()
+    assert json.loads(root.get_attribute("data-result"))["reversed"] == 0
+    ticks = chart.evaluate(
+        "s => Array.from(s.querySelectorAll('text[text-anchor=end]'), (t) => t.textContent)"
+    )
+    assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks), ticks
+    assert int(ticks[-1]) >= 5, ticks
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_uneven_x_ticks_keep_apart(browser, http_server, site_dir, width):
+    """Chapter 2 with 22 ranks, rank 12 inspected: the ticks 1, 5, 10, 12, 20, 22 are
+    unevenly spaced, so no two labels written are closer than a tenth of the axis (20
+    would crowd 22, 10 would crowd 12 on a phone); the ends and the inspected rank stay."""
+    with new_page(browser, http_server, width=width, height=900) as page:
+        open_page(page, "chapters/02_discounting.html")
+        root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "discounts"][
+            0
+        ]
+        want = dict(state_of(root), n=22, rank=12)
+        page.evaluate(
+            "s => { location.hash = 'dcglab.discounts=' + encodeURIComponent(JSON.stringify(s)); }",
+            want,
+        )
+        page.wait_for_function(
+            "e => JSON.parse(e.getAttribute('data-state')).n === 22", arg=root.element_handle()
+        )
+        labels = root.locator("svg.dcglab-chart").first.evaluate(
+            r"""s => { const axis = s.querySelectorAll('line.dcglab-axis')[0];
+                  const [a, b] = [+axis.getAttribute('x1'), +axis.getAttribute('x2')];
+                  return { axis: b - a, ticks: Array.from(s.querySelectorAll('text'))
+                    .filter((t) => /^\d+$/.test(t.textContent)
+                      && t.getAttribute('text-anchor') === 'middle')
+                    .map((t) => [Number(t.textContent), +t.getAttribute('x')]) }; }"""
+        )
+        ticks = sorted(labels["ticks"])
+        assert {1, 12, 22} <= {t for t, _ in ticks}, ticks
+        for (_, a), (_, b) in zip(ticks, ticks[1:]):
+            assert b - a >= 0.1 * labels["axis"] - 0.01, (width, ticks, labels["axis"])
+        assert page.console_errors == []
 
 
 #: For each editable strip of an explorer, how many of its cards are in the tab order.

@@ -178,9 +178,15 @@ root => {
   const colour = (e) => getComputedStyle(e).backgroundColor;
   const none = "rgba(0, 0, 0, 0)";
   return {
-    fills: [...new Set(Array.from(root.querySelectorAll('.dcglab-strip-row .dcglab-fill'), colour))]
+    fills: [...new Set(Array.from(root.querySelectorAll('.dcglab-strip-row .dcglab-card'))
+      .filter((c) => !c.classList.contains('dcglab-zero'))
+      .map((c) => colour(c.querySelector('.dcglab-fill'))))]
       .filter((c) => c !== none),
-    marks: Array.from(root.querySelectorAll('.dcglab-key-fill'), colour),
+    marks: Array.from(root.querySelectorAll('.dcglab-key-fill'))
+      .filter((e) => getComputedStyle(e).visibility !== 'hidden').map(colour),
+    // the bar's parts (gain outline, gain x discount, hatch) keyed in one colour
+    parts: Array.from(root.querySelectorAll('.dcglab-key-outline'),
+      (e) => getComputedStyle(e).borderTopColor),
   };
 }
 """
@@ -194,17 +200,24 @@ root => {
         ("chapters/03_ideal_normalization.html", "ndcg"),
         ("chapters/04_cutoffs.html", "cutoffs"),
         ("chapters/05_gain_choice.html", "gain_reversals"),
+        ("chapters/07_ideal_pitfalls.html", "ideal_source"),
     ],
 )
 def test_the_strip_legend_has_a_mark_in_each_colour_it_draws(page, site_dir, rel, name, scheme):
-    """Every colour of the strips' filled bars (the ranking's, the ideal's, ordering X's
-    and Y's) has a filled mark of that colour in the legend above them, in light and dark."""
+    """The strips' legend is built from the marks drawn: every colour of the strips'
+    filled bars (the ranking's, the ideal's, ordering X's and Y's, chapter 7's missed
+    documents) has a filled mark of that colour in the legend, and every filled mark of
+    the legend has a bar of its colour (or keys a bar's part beside the part's outline
+    mark of its colour), in light and dark."""
     page.emulate_media(color_scheme=scheme)
     root = root_named(page, rel, name)
     colours = root.evaluate(KEY_COLOURS_JS)
     assert len(colours["fills"]) >= 2, colours
     for fill in colours["fills"]:
         assert fill in colours["marks"], (name, scheme, colours)
+    # a filled mark is a bar's colour, or the fill of the parts' key (outline, fill, hatch)
+    for mark in colours["marks"]:
+        assert mark in colours["fills"] or mark in colours["parts"], (name, scheme, colours)
     assert page.console_errors == []
 
 

@@ -236,6 +236,25 @@ def test_explorer_links_carry_a_state_the_explorer_accepts():
         assert f"{cls.__name__}(" in source, (qid, f"{explore['doc']} shows no {cls.__name__}")
 
 
+def test_a_padded_link_says_which_documents_the_explorer_adds():
+    """A question with fewer grades than its explorer holds loads them padded with grade 0,
+    and its link's note says which documents that adds (quiz 1's first question: five
+    grades, so document 6); wherever a note names added documents, the loaded list ends
+    with them, at grade 0."""
+    added = re.compile(r"documents? (\d+)(?:–(\d+))? ha(?:s|ve) grade 0 there")
+    first = raw_bank("building")["questions"][0]
+    for number_set, numbers in enumerate(first["numbers"], start=1):
+        note = variant(quiz_data("building")["questions"][0], number_set)["explore"]["note"]
+        assert f"document {len(numbers['grades']) + 1} has grade 0" in note, (number_set, note)
+    for _quiz, qid, explore in explore_links():
+        m = added.search(explore.get("note", ""))
+        lists = [v for v in explore["state"].values() if isinstance(v, list)]
+        if m is None:
+            continue
+        start, end = int(m[1]), int(m[2] or m[1])
+        assert any(len(v) == end and not any(v[start - 1 :]) for v in lists), (qid, explore)
+
+
 def test_bad_quiz_and_number_set_are_refused():
     with pytest.raises(ValueError, match="quiz must be one of"):
         QuizExplorer("nonsense")

@@ -33,7 +33,7 @@ export default explorer({
     apply: (s) => Object.assign(s, { k: 5 }),
     answer: (a, b) => (b.mean_a > b.mean_b + 1e-12 ? "A" : b.mean_b > b.mean_a + 1e-12 ? "B" : "tie"),
     why: (a, b) => `At k = 5, A ${fmt(b.mean_a)} against B ${fmt(b.mean_b)}: B's good documents at ranks 2 and 3 `
-      + "count once k reaches them, while A has little beyond its first document.",
+      + "count once k reaches them; A has little after its first.",
   },
   compute: (s) => ({ mean_a: meanAt(s, "system_a", s.k), mean_b: meanAt(s, "system_b", s.k) }),
   // the shown query's two rankings, movable, above the ideal order of its judged documents

@@ -237,8 +237,8 @@ export default explorer({
     apply: (s) => Object.assign(s, { n: halved(s.n) }),
     answer: (a, b) => direction(a, b, "p_t"),
     why: (a, b, s1, s0) => `With ${s1.n} queries instead of ${s0.n} the standard error sd / √n is `
-      + `${fmt(stdError(s1))} (was ${fmt(stdError(s0))}): t went from ${fmtStat(a.t)} to ${fmtStat(b.t)}, `
-      + `p from ${fmtP(a.p_t)} to ${fmtP(b.p_t)}.`,
+      + `${fmt(stdError(s1))} (was ${fmt(stdError(s0))}): t ${fromTo(fmtStat(a.t), fmtStat(b.t))}, `
+      + `p ${fromTo(fmtP(a.p_t), fmtP(b.p_t), "")}.`,
   },
   presets: (s) => [
     ["the example", { deltas: s.deltas.slice(), n: s.n }],

@@ -104,6 +104,98 @@ function warm(data) {
   setTimeout(step, 0);
 }
 const warmed = new WeakSet();
+// per data object, the scatters' last 64 layouts of circles, by cutoff, gains, width and scatter
+const layouts = new WeakMap();
+
+// A scatter's circles: a group of n queries has radius min(18, 3 + 3.52·√(n − 1)) px.
+const RADIUS_MAX = 18;
+const radius = (n) => Math.min(RADIUS_MAX, 3 + 3.52 * Math.sqrt(n - 1));
+
+// Lists of groups of queries [{x, y, queries}] as circles (one series per list) that do
+// not overlap, at scale = [px per unit of x, of y]. The largest are placed first, each at
+// its own place if that is free, otherwise at the free place nearest to it
+// (nearestFree: a few px away as a rule). With a hole =
+// [half width, half height] in px about (0, 0), no circle reaches into it: one that
+// would moves out the shortest way first. A circle's tooltip names its queries.
+function bubbles(lists, [sx, sy], hole) {
+  const want = lists.flatMap((list, l) => list.map((p) => ({ x: p.x * sx, y: p.y * sy, queries: p.queries, l })))
+    .map((p, i) => ({ ...p, i, r: radius(p.queries.length) }))
+    .sort((a, b) => b.r - a.r || a.i - b.i);
+  const placed = [];
+  const inHole = (x, y, r) => hole && Math.abs(x) < hole[0] + r - 1e-6 && Math.abs(y) < hole[1] + r - 1e-6;
+  const free = (x, y, r, near) => !inHole(x, y, r) && near.every((b) => Math.hypot(x - b.x, y - b.y) >= r + b.r + 1 - 1e-6);
+  for (const p of want) {
+    let { x, y } = p;
+    const r = p.r;
+    if (inHole(x, y, r)) {
+      const [ox, oy] = [hole[0] + r - Math.abs(x), hole[1] + r - Math.abs(y)];
+      if (ox < oy) x = (Math.sign(x) || 1) * (hole[0] + r);
+      else y = (Math.sign(y) || 1) * (hole[1] + r);
+    }
+    if (!free(x, y, r, placed)) [x, y] = nearestFree(x, y, r, placed, free);
+    placed.push({ ...p, x, y });
+  }
+  placed.sort((a, b) => a.i - b.i);
+  for (const p of placed) Object.assign(p, { x: p.x / sx, y: p.y / sy });
+  return lists.map((_, l) => circlesOf(placed.filter((p) => p.l === l)));
+}
+
+// The free place for a circle of radius r nearest to (x, y): first among the places that
+// touch one circle within REACH px (the nearest point of its ring) or two of the ten
+// nearest (where their rings cross); failing those, along a spiral out from (x, y).
+const REACH = 2 * RADIUS_MAX + 2;
+function nearestFree(x, y, r, placed, free) {
+  // the circles within reach, nearest (edge to edge) first
+  const near = [];
+  for (const b of placed) {
+    const e = Math.hypot(x - b.x, y - b.y) - b.r;
+    if (e < r + 1 + REACH) near.push([e, b]);
+  }
+  near.sort((m, n) => m[0] - n[0]);
+  const circles = near.map(([, b]) => b);
+  // a circle out of reach cannot touch a place within reach of (x, y)
+  let best = null, bestD = REACH;
+  const consider = (u, v) => {
+    const d = Math.hypot(u - x, v - y);
+    if (d <= bestD && free(u, v, r, circles)) [best, bestD] = [[u, v], d];
+  };
+  for (const b of circles) {
+    const d = Math.hypot(x - b.x, y - b.y), R = r + b.r + 1;
+    const [ux, uy] = d > 1e-9 ? [(x - b.x) / d, (y - b.y) / d] : [Math.SQRT1_2, -Math.SQRT1_2];
+    consider(b.x + ux * R, b.y + uy * R);
+  }
+  const close = Math.min(circles.length, 10);
+  for (let i = 0; i < close; i++) for (let j = i + 1; j < close; j++) {
+    const [a, b] = [circles[i], circles[j]], [ra, rb] = [r + a.r + 1, r + b.r + 1];
+    const d = Math.hypot(b.x - a.x, b.y - a.y);
+    if (d < 1e-9 || d > ra + rb || d < Math.abs(ra - rb)) continue;
+    const t = (ra * ra - rb * rb + d * d) / (2 * d), h = Math.sqrt(Math.max(0, ra * ra - t * t));
+    const [mx, my, ex, ey] = [a.x + ((b.x - a.x) * t) / d, a.y + ((b.y - a.y) * t) / d, (b.y - a.y) / d, (b.x - a.x) / d];
+    consider(mx + h * ex, my - h * ey);
+    consider(mx - h * ex, my + h * ey);
+  }
+  if (best) return best;
+  for (let rho = 1; rho < 4096; rho += 1) {
+    // on a ring of radius rho about (x, y), only circles that cross its band can touch
+    const ring = placed.filter((b) => Math.abs(Math.hypot(x - b.x, y - b.y) - rho) < r + b.r + 1);
+    const steps = Math.ceil(Math.PI * rho);
+    for (let i = 0; i < steps; i++) {
+      const [u, v] = [x + rho * Math.cos((2 * Math.PI * i) / steps), y + rho * Math.sin((2 * Math.PI * i) / steps)];
+      if (free(u, v, r, ring)) return [u, v];
+    }
+  }
+  return [x, y];
+}
+
+// A scatter series of circles from groups of queries.
+function circlesOf(pts) {
+  return {
+    xs: pts.map((p) => p.x), ys: pts.map((p) => p.y), counts: pts.map((p) => p.queries.length),
+    sizes: pts.map((p) => radius(p.queries.length)),
+    titles: pts.map((p) => (p.queries.length === 1 ? `query ${p.queries[0]}`
+      : `${p.queries.length} queries: ${p.queries.slice(0, 12).join(", ")}${p.queries.length > 12 ? ", …" : ""}`)),
+  };
+}
 
 export default explorer({
   name: "cranfield",
@@ -131,10 +223,8 @@ export default explorer({
     fits: (s) => s.k > 1,
     apply: (s) => Object.assign(s, { k: 1 }),
     answer: (a, b) => (b.changes === 0 ? "none" : b.changes < a.changes ? "fewer, but some" : "as many or more"),
-    why: (a, b, s) => `Flipped queries went from ${a.changes} to ${b.changes}. At k = 1 each model scores the gain `
-      + "of its top document over the same ideal gain, and both gains order the grades alike, so a gain "
-      + `can tie the two models but never reverse them; a flip needs ranks weighed against each other. `
-      + `The mean gap at k = 1 is ${fmtSigned(b.bm25 - b.tfidf)} (${s.gain}); the gap chart shows it at every k.`,
+    why: (a, b) => `Flipped queries ${fromTo(a.changes, b.changes)}. At k = 1 each model scores its top document's gain `
+      + "over one ideal gain. Both gains order grades alike: ties, never reversals.",
   },
   draw(out, s) {
     if (!warmed.has(s.data)) { warmed.add(s.data); warm(s.data); }
@@ -168,35 +258,42 @@ export default explorer({
     const ZOOM = 5, Z = lim / ZOOM;
     const tick = (x) => String(+x.toFixed(2)).replace(/^-/, "−");
     const central = (q) => Math.abs(dx[q]) <= Z + 1e-12 && Math.abs(dy[q]) <= Z + 1e-12;
-    // queries at the same place (to a 25th of the half axis) are one circle whose area counts them
-    const groups = (flipped, centre) => {
-      const at = new Map(), step = (centre ? Z : lim) / 25;
+    // queries at the same place (to a 25th of the half axis, or steps = [of x, of y]) are one group
+    const groups = (flipped, centre, steps = [(centre ? Z : lim) / 25, (centre ? Z : lim) / 25]) => {
+      const at = new Map(), [sx, sy] = steps;
       dx.forEach((x, q) => {
         if (flips.has(q + 1) !== flipped || central(q) !== centre) return;
-        const [i, j] = [Math.round(x / step), Math.round(dy[q] / step)];
-        if (!at.has(`${i},${j}`)) at.set(`${i},${j}`, { x: i * step, y: j * step, queries: [] });
+        const [i, j] = [Math.round(x / sx), Math.round(dy[q] / sy)];
+        if (!at.has(`${i},${j}`)) at.set(`${i},${j}`, { x: i * sx, y: j * sy, queries: [] });
         at.get(`${i},${j}`).queries.push(q + 1);
       });
-      const list = [...at.values()];
-      return {
-        xs: list.map((p) => p.x), ys: list.map((p) => p.y), counts: list.map((p) => p.queries.length),
-        sizes: list.map((p) => Math.min(18, 3 + 2.2 * Math.sqrt(p.queries.length - 1) * 1.6)),
-        titles: list.map((p) => (p.queries.length === 1 ? `query ${p.queries[0]}`
-          : `${p.queries.length} queries: ${p.queries.slice(0, 12).join(", ")}${p.queries.length > 12 ? ", …" : ""}`)),
-      };
+      return [...at.values()];
     };
     const total = (g) => g.counts.reduce((a, b) => a + b, 0);
-    const H = 250, W = 340;
-    const scatter = (centre, title, extra = []) => {
-      const half = centre ? Z : lim, same = groups(false, centre), flip = groups(true, centre);
+    const H = 280, W = Math.round(Math.min(340, available));
+    const scatter = (centre, title, extra = [], opts = {}) => {
+      const half = centre ? Z : lim;
       // each scatter counts the queries it draws: the first those outside the centre square
       const where = centre ? "queries" : "outside the centre";
-      // pad each axis by the largest circle's radius, so no circle reaches the axes or their
-      // labels (the plot is W − 68 px wide and H − 74 px tall inside its margins)
-      // and 4 px more, so that a circle's outline never touches an axis line
-      const rmax = Math.max(3, ...same.sizes, ...flip.sizes) + 4;
+      // pad each axis by the largest circle's radius and 4 px, so no circle reaches the
+      // axes or their labels (the plot is W − 68 px wide and H − 74 px tall inside its margins)
+      const rmax = RADIUS_MAX + 4;
       const padFor = (inner) => Math.max(half / 20, (2 * rmax * half) / (inner - 2 * rmax));
       const px = padFor(W - 68), py = padFor(H - 74);
+      // px per unit of each axis; the first scatter keeps its circles off the centre square
+      const scale = [(W - 68) / (2 * (half + px)), (H - 74) / (2 * (half + py))];
+      const hole = centre ? null : [Z * scale[0] + 3, Z * scale[1] + 3];
+      // queries less than a smallest circle apart (7 px) share one
+      const steps = scale.map((unit) => Math.max(half / 25, 7 / unit));
+      // (a layout is kept: going back to a cutoff, gain or width draws it again at no cost)
+      const key = JSON.stringify([s.k, s.gain, s.versus, W, centre]);
+      if (!layouts.has(s.data)) layouts.set(s.data, new Map());
+      const kept = layouts.get(s.data);
+      if (!kept.has(key)) {
+        if (kept.size >= 64) kept.delete(kept.keys().next().value);
+        kept.set(key, bubbles([groups(false, centre, steps), groups(true, centre, steps)], scale, hole));
+      }
+      const [same, flip] = kept.get(key);
       return chart([
         { ...same, points: true, color: "muted", label: `same direction (${total(same)} ${where})`, open: same.xs.map(() => true) },
         // (the first scatter names its flipped queries only where it has some outside the centre)
@@ -205,21 +302,23 @@ export default explorer({
         ...extra,
       ], { title, xlabel: `${s.gain} gain`, ylabel: `${s.versus} gain`, xmin: -half - px, xmax: half + px,
            ymin: -half - py, ymax: half + py, xticks: [-half, 0, half], xfmt: tick, zero: true, width: W, height: H,
-           alt: `x: ${s.gain} gain, y: ${s.versus} gain` });
+           alt: `x: ${s.gain} gain, y: ${s.versus} gain`, ...opts });
     };
-    const square = { xs: [-Z, Z, Z, -Z, -Z], ys: [-Z, -Z, Z, Z, -Z], color: "marker", dash: "3,2",
+    // the square goes over the circles, which keep 3 px clear of it, with its count inside
+    const square = { xs: [-Z, Z, Z, -Z, -Z], ys: [-Z, -Z, Z, Z, -Z], color: "marker", dash: "3,2", top: true,
                      label: `the centre, |both| ≤ ${tick(Z)} (${dx.filter((_, q) => central(q)).length} of ${dx.length} queries): the next scatter, ×${ZOOM}` };
     // a centre whose queries all sit at one place (at k = 1, all tie at 0) says so in its title
     const inside = dx.filter((_, q) => central(q)).length;
-    const one = [groups(false, true), groups(true, true)].flatMap((g) => g.xs.map((x, i) => [x, g.ys[i]]));
+    const one = [groups(false, true), groups(true, true)].flat().map((p) => [p.x, p.y]);
     const alone = one.length === 1 && inside > 1
       ? (one[0][0] === 0 && one[0][1] === 0 ? `all ${inside} tie at 0` : `all ${inside} at one point`) : "";
-    row.append(scatter(false, `BM25 − TF-IDF per query at k = ${s.k}`, [square]),
+    row.append(scatter(false, `BM25 − TF-IDF per query at k = ${s.k}`, [square],
+                       { labels: [{ x: 0, y: 0, lines: [String(inside), inside === 1 ? "query" : "queries"], bold: true }] }),
                scatter(true, alone ? `The centre ×${ZOOM}: ${alone}` : `The centre ×${ZOOM} (|both| ≤ ${tick(Z)})`));
     out.append(row);
-    out.append(para("In the scatters, queries at one place share a circle: its area grows with their number, "
-      + `written inside from 3 on; point at it for the queries. The dashed square's queries are drawn ${ZOOM} times `
-      + "larger in the second scatter."));
+    out.append(para("In the scatters, queries close together share a circle: its area grows with their number, "
+      + `written inside from 3 on; point at it for the queries. The dashed square's ${inside} queries are drawn `
+      + `${ZOOM} times larger in the second scatter.`));
   },
   readouts: (s, r) => [
     [`BIM nDCG@${s.k} =`, "bim", fmt(r.bim)], ["TF-IDF =", "tfidf", fmt(r.tfidf)], ["BM25 =", "bm25", fmt(r.bm25)],

@@ -32,8 +32,8 @@ export default explorer({
     fits: (s) => s.k >= 2,
     apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, Math.min(2, s.k - 1)) }),
     answer: (a, b) => direction(a, b, "cg"),
-    why: (a, b, s) => `CG@${s.k} adds the grades of the top ${s.k} whatever their order: it went from ${fmtCount(a.cg)} `
-      + `to ${fmtCount(b.cg)}. DCG@${s.k}, which discounts by rank, went from ${fmt(a.dcg)} to ${fmt(b.dcg)}.`,
+    why: (a, b, s) => `CG@${s.k} adds the top ${s.k} grades in any order: it ${fromTo(fmtCount(a.cg), fmtCount(b.cg))}. `
+      + `DCG@${s.k} discounts by rank: it ${fromTo(fmt(a.dcg), fmt(b.dcg))}.`,
   },
   draw() {},
   readouts: (s, r) => [

@@ -34,13 +34,13 @@ export default explorer({
     // exactly when the added share d / i is below nDCG@k
     why: (a, b) => {
       const d = b.dcg - a.dcg, i = b.idcg - a.idcg;
-      const head = `nDCG went from ${fmtNdcg(a.ndcg_linear)} to ${fmtNdcg(b.ndcg_linear)}: DCG gained ${fmt(d)} and IDCG gained ${fmt(i)}. `;
+      const head = `nDCG ${fromTo(fmtNdcg(a.ndcg_linear), fmtNdcg(b.ndcg_linear))}: DCG gained ${fmt(d)}, IDCG ${fmt(i)}. `;
       if (a.ndcg_linear === null) return head + "nDCG is undefined while the ideal has gained nothing.";
       if (Math.abs(i) < 1e-12) return head + (d > 0 ? "The ideal had nothing left to add, so the ranking's gain raised nDCG." : "Neither gained, so nDCG stayed.");
       const share = d / i, before = a.ndcg_linear;
-      const side = Math.abs(share - before) < 1e-9 ? "equal to" : share < before ? "below" : "above";
-      return head + `The added share ${fmt(d)} / ${fmt(i)} = ${fmt(share)} is ${side} the score before, ${fmt(before)}: `
-        + "a share below the score lowers it, one above raises it.";
+      const [side, so] = Math.abs(share - before) < 1e-9 ? ["equal to", "nDCG stays"]
+        : share < before ? ["below", "nDCG falls"] : ["above", "nDCG rises"];
+      return head + `The added share ${fmt(d)} / ${fmt(i)} = ${fmt(share)} is ${side} the old score, ${fmt(before)}, so ${so}.`;
     },
   },
   draw(out, s, r, ctx) {

@@ -29,7 +29,7 @@ export default explorer({
     apply: (s) => Object.assign(s, { base: 10 }),
     answer: (a, b) => direction(a, b, "log_relative"),
     why: (a, b) => `It stays ${fmt(b.log_relative)}: changing b multiplies every weight by the same factor, `
-      + `so rank 1's weight changes too (the absolute weight went from ${fmt(a.log)} to ${fmt(b.log)}).`,
+      + `so rank 1's weight changes too (the absolute weight ${fromTo(fmt(a.log), fmt(b.log))}).`,
   },
   draw(out, s, r, ctx) {
     const xs = Array.from({ length: s.n }, (_, i) => i + 1);
@@ -55,7 +55,8 @@ export default explorer({
       lines: (i) => [`rank ${i}${rel ? ", relative to rank 1" : ""}`]
         .concat(families.map(([name], j) => `${name}: ${fmt(shown[j][i - 1])}`)),
     };
-    const ticks = [...new Set([1, 5, 10, 20, 30, 40, 50].filter((x) => x <= s.n).concat([s.rank, s.n]))].sort((x, y) => x - y);
+    // the inspected rank's tick first: it is written whatever it crowds
+    const ticks = [...new Set([s.rank, 1, s.n, ...[5, 10, 20, 30, 40, 50].filter((x) => x <= s.n)])];
     out.append(chart([
       { xs, ys: curve({ kind: "log", base: s.base }), label: `1/log_{${b}}(i + 1)` },
       { xs, ys: curve({ kind: "jk", base: s.base }), label: `Järvelin–Kekäläinen, b=${b}`, dash: "5,3" },

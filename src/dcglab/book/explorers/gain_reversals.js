@@ -145,7 +145,7 @@ export default explorer({
     fits: (s) => s.a < 4,
     apply: (s) => Object.assign(s, { a: 4 }),
     answer: (a, b) => ({ up: "more", down: "fewer" })[direction(a, b, "reversed")] || "the same",
-    why: (a, b) => `Reversed pairs went from ${group(a.reversed)} to ${group(b.reversed)} of ${group(b.pairs)}: `
+    why: (a, b) => `Reversed pairs ${fromTo(group(a.reversed), group(b.reversed))} of ${group(b.pairs)}: `
       + "the further aʳᵉˡ − 1 is from linear, the more often the two gains disagree.",
   },
   draw(out, s, r, ctx) {
@@ -157,11 +157,14 @@ export default explorer({
       out.append(next);
     } else if (!ex.length) out.append(para("No pair of orderings reverses for this multiset, cutoff and a."));
     out.append(para(`Judged grades: ${judgedOf(s).join(", ")}; nDCG@${Math.min(s.k, s.n)}; linear gain against ${power(s.a)} − 1.`));
+    // a percent axis: whole-number ticks, and 0 to 10 when no pair reverses at any a
+    const curve = curveOver(s);
+    const none = curve.every((y) => y === 0);
     out.append(chart([
-      { xs: CURVE_AS, ys: curveOver(s), label: "reversed pairs (%)", markers: true },
+      { xs: CURVE_AS, ys: curve, label: "reversed pairs (%)", markers: true },
       { xs: [s.a], ys: [100 * r.share], color: "c1", points: true, big: true, label: "current a" },
     ], { title: "Reversed pairs (%) by gain base a", xlabel: "a in aʳᵉˡ − 1", xticks: [1.1, 2, 3, 4, 6, 10],
-         ymin: 0 }));
+         ymin: 0, ywhole: true, ...(none ? { note: "no reversals at any a" } : {}) }));
   },
   readouts: (s, r) => [
     ["orderings =", "orderings", fmtCount(r.orderings)],

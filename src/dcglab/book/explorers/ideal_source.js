@@ -68,15 +68,13 @@ export default explorer({
       if (s1.n_missing === s0.n_missing) return `Every missed document is already in, so nothing changed (${fmtNdcg(b.qrels_cut)}).`;
       const g = s1.missing[s1.n_missing - 1];
       const top = idealOrder(judgedOf(s0), "linear").slice(0, s0.k).join(", ");
-      const uncut = `The uncut nDCG, whose ideal holds every judged document, went from ${fmtNdcg(a.qrels_full)} `
-        + `to ${fmtNdcg(b.qrels_full)}.`;
+      const uncut = `The uncut nDCG ${fromTo(fmtNdcg(a.qrels_full), fmtNdcg(b.qrels_full))}.`;
       if (fmtNdcg(a.qrels_cut) === fmtNdcg(b.qrels_cut)) {
-        return `It stayed at ${fmtNdcg(b.qrels_cut)}: the top ${s0.k} judged grades were already ${top}, `
-          + `so a new grade ${g} does not enter IDCG@${s0.k}. ${uncut}`;
+        return `It stays ${fmtNdcg(b.qrels_cut)}: IDCG@${s0.k} already holds grades ${top}; a new grade ${g} adds nothing. ${uncut}`;
       }
-      return `It went from ${fmtNdcg(a.qrels_cut)} to ${fmtNdcg(b.qrels_cut)}: the new grade ${g} enters the top ${s0.k} `
-        + `judged grades (${top} before), so IDCG@${s0.k} grows. The ideal from the retrieved items cannot see it `
-        + `(${fmtNdcg(a.retrieved)} → ${fmtNdcg(b.retrieved)}).`;
+      return `It ${fromTo(fmtNdcg(a.qrels_cut), fmtNdcg(b.qrels_cut))}: the new grade ${g} enters IDCG@${s0.k} `
+        + `(top grades ${top} before). The ideal from the retrieved items misses it `
+        + `(${fromTo(fmtNdcg(a.retrieved), fmtNdcg(b.retrieved), "")}).`;
     },
   },
   draw(out, s, r) {

@@ -56,8 +56,8 @@ export default explorer({
     fits: (s) => s.base !== 10,
     apply: (s) => Object.assign(s, { base: 10 }),
     answer: (a, b) => direction(a, b, "ndcg_log"),
-    why: (a, b) => `DCG went from ${fmt(a.dcg_log)} to ${fmt(b.dcg_log)} and IDCG by the same factor, `
-      + `so nDCG stays ${fmtNdcg(b.ndcg_log)}. The Järvelin–Kekäläinen form moved from ${fmtNdcg(a.ndcg_jk)} to ${fmtNdcg(b.ndcg_jk)}.`,
+    why: (a, b) => `DCG ${fromTo(fmt(a.dcg_log), fmt(b.dcg_log))} and IDCG by the same factor, `
+      + `so nDCG stays ${fmtNdcg(b.ndcg_log)}. The Järvelin–Kekäläinen form ${fromTo(fmtNdcg(a.ndcg_jk), fmtNdcg(b.ndcg_jk), "moved ")}.`,
   },
   draw(out, s) {
     const row = node("div", { class: "dcglab-charts" });

@@ -32,8 +32,8 @@ export default explorer({
     fits: () => true,
     apply: (s) => Object.assign(s, { grades: moved(s.grades, 2, 1) }),
     answer: (a, b) => direction(a, b, "ndcg"),
-    why: (a, b, s1, s0) => `nDCG went from ${fmt(a.ndcg)} to ${fmt(b.ndcg)}. The ideal uses the same grades, `
-      + "so IDCG stays put; only DCG moves"
+    why: (a, b, s1, s0) => `nDCG ${fromTo(fmt(a.ndcg), fmt(b.ndcg))}. IDCG uses the same grades and stays put; `
+      + "only DCG moves"
       + (s0.k < 2 ? ": ranks 2 and 3 are both after the cutoff, so nothing changed."
         : s0.grades[2] === s0.grades[1] ? ": two equal grades traded places, so nothing changed."
         : `, and the ${s0.grades[2] > s0.grades[1] ? "larger" : "smaller"} gain now sits where the discount is milder.`),

@@ -20,8 +20,10 @@ export default explorer({
     fits: () => true,
     apply: (s) => Object.assign(s, { rule: otherRule(s.rule) }),
     answer: (a, b) => direction(a, b, "change_out"),
-    why: (a, b) => `The condensed list drops unjudged documents, so judged ones move up; the zero rule scores them 0. `
-      + `The others' mean change went from ${fmtOr(a.change_out)} to ${fmtOr(b.change_out)}, Kendall's tau from ${fmtTau(a.tau)} to ${fmtTau(b.tau)}.`,
+    why: (a, b) => "The condensed list moves judged documents up; the zero rule scores unjudged ones 0. "
+      + (a.change_out === null ? "Every run is in the pool: no run is outside it. "
+        : `Outside runs' mean change ${fromTo(fmt(a.change_out), fmt(b.change_out))}; `)
+      + `Kendall's tau ${fromTo(fmtTau(a.tau), fmtTau(b.tau), "")}.`,
   },
   compute: (s) => poolResults(s.data, s.depth, s.contributors, s.rule),
   draw(out, s) {

@@ -54,7 +54,7 @@ export default explorer({
     fits: () => true,
     apply: (s) => Object.assign(s, { grades: swapped(s.grades, 0, 2) }),
     answer: (a, b) => direction(a, b, "ndcg"),
-    why: (a, b) => `nDCG went from ${fmtNdcg(a.ndcg)} to ${fmtNdcg(b.ndcg)}: the cell at row 1, column 3 `
+    why: (a, b) => `nDCG ${fromTo(fmtNdcg(a.ndcg), fmtNdcg(b.ndcg))}: the cell at row 1, column 3 `
       + "gives the change, (gⱼ − gᵢ)(d(i) − d(j)) / IDCG.",
   },
   draw(out, s, r, ctx) {

@@ -1,5 +1,11 @@
 // Tables and SVG line charts of the explorers, concatenated after ui_mount.js (base.py's UI).
 
+// A verdict's words for a value before and after (both as shown): "went from 3 to 5", or
+// "stays 3" when they read the same. went = "" gives "from 3 to 5" (a verb said earlier).
+export function fromTo(a, b, went = "went ") {
+  return String(a) === String(b) ? `stays ${b}` : `${went}from ${a} to ${b}`;
+}
+
 // A described table from a header row and data rows, in a labelled box that scrolls
 // sideways. opts: rowClass(i), a class for data row i (e.g. rows below the cutoff);
 // cellClass(i, j), a class for the cell in column j of data row i (i = -1: the header);
@@ -32,15 +38,18 @@ export function table(headers, rows, label, opts = {}) {
   return scrollBox(t, label);
 }
 
-function niceStep(span) {
+// A round step of about a quarter of span; whole: a whole number (1, 2, 5, 10, 20, ...),
+// for values counted in whole units such as percents.
+function niceStep(span, whole = false) {
   const raw = span / 4, mag = Math.pow(10, Math.floor(Math.log10(raw)));
   const f = raw / mag;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+  const step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+  return whole ? Math.max(1, step === 2.5 ? 2 : step) : step;
 }
 
-// y-axis ticks at round steps, with as many decimals as the step needs.
-function yTicks(ymin, ymax) {
-  const step = niceStep(ymax - ymin);
+// y-axis ticks at round steps, with as many decimals as the step needs (none if whole).
+function yTicks(ymin, ymax, whole = false) {
+  const step = niceStep(ymax - ymin, whole);
   let digits = 0;
   while (digits < 4 && Math.abs(Math.round(step * 10 ** digits) - step * 10 ** digits) > 1e-9) digits++;
   const ticks = [];
@@ -186,7 +195,9 @@ let patterns = { prefix: "dcglab", count: 0 };
 // A small line/bar/area chart that scales with its container (viewBox, no fixed width).
 // series: [{label, xs, ys, color: "c0".."c4"|"muted"|"marker", kind: "line"|"bar"|"area"|"marker",
 //           y0s (area), dash, markers, stroke (a line's width), opacity (a faint line's)}]
-// opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, yround, width, height, alt}
+// opts: {title, xlabel, xticks, xmin, xmax, ymin, ymax, yround, ywhole, width, height, alt, labels}
+// ywhole: y is counted in whole units (a percent): its ticks are whole numbers, and a
+// series that is 0 everywhere keeps the axis 0 to 10 (not 0 to 1).
 // The chart's accessible name (role="img") states the title and the numbers of every
 // labelled series; the legend is HTML below it.
 // Chart width in px: the width the explorer has (set by mount before each draw).
@@ -207,12 +218,13 @@ export function chart(series, opts) {
     .filter((y) => y !== null && y !== undefined);
   const xmin = opts.xmin ?? Math.min(...xs), xmax = opts.xmax ?? Math.max(...xs);
   let ymin = opts.ymin ?? Math.min(0, ...ys), ymax = opts.ymax ?? Math.max(...ys) * 1.05;
-  if (!(ymax - ymin > 1e-12)) ymax = ymin + 1;
+  if (!(ymax - ymin > 1e-12)) ymax = ymin + (opts.ywhole ? 10 : 1);
+  else if (opts.ywhole && opts.ymax === undefined) ymax = Math.max(ymax, ymin + 1);
   // yround: the y axis widened to whole tick steps, so a tick stands beyond the data on
   // both sides (e.g. one above 0 for a gap that is mostly below it)
   // (the wider span can ask for a larger step: round again until the step holds)
   for (let i = 0; opts.yround && i < 3; i++) {
-    const step = niceStep(ymax - ymin);
+    const step = niceStep(ymax - ymin, opts.ywhole);
     [ymin, ymax] = [Math.floor(ymin / step + 1e-9) * step, Math.ceil(ymax / step - 1e-9) * step];
   }
   const tx = opts.xlog ? Math.log : (x) => x;
@@ -241,17 +253,26 @@ export function chart(series, opts) {
   const paint = (s, j) => `var(--dcglab-${s.color || COLORS[j % COLORS.length]})`;
   add("line", { x1: m.l, y1: H - m.b, x2: W - m.r, y2: H - m.b, class: "dcglab-axis" });
   add("line", { x1: m.l, y1: m.t, x2: m.l, y2: H - m.b, class: "dcglab-axis" });
-  const { ticks, digits } = yTicks(ymin, ymax);
+  const { ticks, digits } = yTicks(ymin, ymax, opts.ywhole);
   for (const yv of ticks)
     add("text", { x: m.l - 4, y: Y(yv) + 4, "text-anchor": "end", "font-size": 12 }, yv.toFixed(digits).replace(/^-/, "−"));
   const xt = opts.xticks || [xmin, xmax];
-  // tick labels in the order given (the first ones matter most); one that would touch a
-  // label already written is left out
-  const written = [];
-  for (const xv of xt) {
+  // tick labels: the first given (it matters most), the axis's end ticks, then the rest in
+  // the order given; one that would touch a label already written is left out. Where the
+  // ticks are unevenly spaced (one gap over 1.5 times another), one within a tenth of the
+  // axis of a tick already written is left out too (so 20 does not crowd an end tick 22).
+  const byX = [...xt].sort((a, b) => X(a) - X(b));
+  const gaps = byX.slice(1).map((x, i) => X(x) - X(byX[i]));
+  const uneven = gaps.length > 1 && Math.max(...gaps) > 1.5 * Math.min(...gaps);
+  const ends = [byX[0], byX[byX.length - 1]];
+  const order = [...new Set([xt[0], ...ends, ...xt])];
+  const written = [], near = [];
+  for (const xv of order) {
     const text = opts.xfmt ? opts.xfmt(xv) : String(xv).replace(/^-/, "−");
     const half = 3.5 * text.length + 2, x = X(xv);
     if (written.some(([a, b]) => x - half < b && a < x + half)) continue;
+    if (uneven && xv !== xt[0] && !ends.includes(xv) && near.some((at) => Math.abs(x - at) < 0.1 * (W - m.l - m.r))) continue;
+    near.push(x);
     written.push([x - half, x + half]);
     add("text", { x, y: H - m.b + 15, "text-anchor": "middle", "font-size": 12 }, text);
   }
@@ -314,13 +335,18 @@ export function chart(series, opts) {
                     style: `stroke: ${color}; stroke-width: 1.5; stroke-dasharray: 3,2` });
     } else {
       // an undefined value (null) breaks the line: nothing is drawn there
+      // a line marked `top` goes over every point
       let run = [];
       const flush = () => {
-        if (run.length > 1 && !s.points) add("polyline", {
-          points: run.join(" "),
-          style: `fill: none; stroke: ${color}; stroke-width: ${s.stroke ?? 2}; stroke-dasharray: ${s.dash || "none"}`
-            + (s.opacity ? `; stroke-opacity: ${s.opacity}` : ""),
-        });
+        if (run.length > 1 && !s.points) {
+          const line = svgNode("polyline", {
+            points: run.join(" "),
+            style: `fill: none; stroke: ${color}; stroke-width: ${s.stroke ?? 2}; stroke-dasharray: ${s.dash || "none"}`
+              + (s.opacity ? `; stroke-opacity: ${s.opacity}` : ""),
+          });
+          if (s.top) late.push(line);
+          else svg.append(line);
+        }
         run = [];
       };
       s.xs.forEach((x, i) => (s.ys[i] === null ? flush() : run.push(`${X(x)},${Y(s.ys[i])}`)));
@@ -394,6 +420,14 @@ export function chart(series, opts) {
   }));
   for (const c of counts) if (c.name || keep.has(c)) add("text", c.attrs, c.text);
   svg.append(...late);
+  // opts.labels: [{x, y, lines, bold}], texts centred at a point of the plot, one line
+  // under another, over every mark, with a halo in the background colour
+  for (const l of opts.labels || []) {
+    const y0 = Y(l.y) + 4 - (6.5 * (l.lines.length - 1));
+    l.lines.forEach((line, i) => add("text", { x: X(l.x), y: y0 + 13 * i, "text-anchor": "middle", "font-size": 11,
+      class: "dcglab-chart-label", ...(l.bold && i === 0 ? { "font-weight": "bold" } : {}),
+      style: "pointer-events: none; paint-order: stroke; stroke: var(--dcglab-bg); stroke-width: 3px; stroke-linejoin: round" }, line));
+  }
   if (series.some((s) => s.tips)) {
     const g = add("g", { class: "dcglab-point-tip", "aria-hidden": "true", visibility: "hidden", style: "pointer-events: none" });
     g.append(svgNode("rect", { rx: 4, x: 0, y: 0, width: 10, height: 22, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));

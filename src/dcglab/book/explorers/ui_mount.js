@@ -21,7 +21,16 @@ function predictBox(p, ctx) {
     "Try the chapter's prediction (restarts the example)");
   const back = h("button", { type: "button", class: "dcglab-chip dcglab-back" }, ctx.backLabel);
   more.append(restart, back);
-  box.append(q, buttons, verdict, more);
+  // on a phone, once a prediction is answered and the explorer shows another state, the
+  // box folds to this one line (styles.css), which opens it again
+  const fold = h("button", { type: "button", class: "dcglab-chip dcglab-predict-toggle", "aria-expanded": "true", hidden: "" });
+  const setFold = (folded) => {
+    if (folded) box.setAttribute("data-folded", ""); else box.removeAttribute("data-folded");
+    fold.setAttribute("aria-expanded", String(!folded));
+    setText(fold, folded ? "Predict again ▸" : "Fold the prediction ▴");
+  };
+  fold.addEventListener("click", () => setFold(box.hasAttribute("data-folded") ? false : true));
+  box.append(q, buttons, verdict, more, fold);
   box.setAttribute("aria-label", "Predict, then reveal");
   const exampleKey = ctx.key(ctx.initial());
   const fits = (s) => ctx.key(s) === exampleKey || Boolean(p.fits && p.fits(s));
@@ -58,6 +67,8 @@ function predictBox(p, ctx) {
       verdict.textContent = lastSaid;
       verdict.setAttribute("data-verdict", right === choice ? "right" : "wrong");
       box.setAttribute("data-answered", choice);
+      ctx.answered();
+      ctx.reveal(b);
       for (const o of buttons.children) o.setAttribute("aria-pressed", String(o === b));
       shown = null;
       if (saved && ctx.key(s1) === ctx.key(saved)) saved = null;  // nothing to go back to
@@ -115,6 +126,8 @@ function predictBox(p, ctx) {
         h("p", {}, `For that earlier state: ${lastSaid}`));
       verdict.append(last);
       verdict.setAttribute("data-verdict", "stale");
+      fold.hidden = false;
+      if (!box.contains(document.activeElement)) setFold(true);
     }
     if (ok) setQuestion(state);
     else setRich(q, "Predict first: the chapter's question is about its worked example, not the state shown.");
@@ -139,6 +152,15 @@ export const UP_DOWN = ["up", "down", "the same"];
 function presetChips(presets, ctx) {
   const box = h("div", { class: "dcglab-presets", role: "group", "aria-label": "Preset states" });
   box.append(h("span", { class: "dcglab-presets-label" }, "Load:"));
+  // on a phone, once a prediction is answered, the chips fold behind this button (styles.css)
+  const fold = h("button", { type: "button", class: "dcglab-chip dcglab-presets-toggle", "aria-expanded": "false" }, "a preset state ▸");
+  fold.addEventListener("click", () => {
+    const open = !box.hasAttribute("data-open");
+    if (open) box.setAttribute("data-open", ""); else box.removeAttribute("data-open");
+    fold.setAttribute("aria-expanded", String(open));
+    setText(fold, open ? "fold ▴" : "a preset state ▸");
+  });
+  box.append(fold);
   for (const [label, patch] of presets) {
     const b = h("button", { type: "button", class: "dcglab-chip" }, label);
     b.addEventListener("click", () => ctx.jumpTo(Object.assign(ctx.state(), JSON.parse(JSON.stringify(patch))),
@@ -236,7 +258,102 @@ export function mount(model, el, spec) {
     // drawn late) is held there too
     requestAnimationFrame(hold);
   };
+  // The figure a change redraws comes into view: after a control's change (or a
+  // prediction's verdict), where the first figure whose content changed (a strip, the
+  // totals, a chart, a table) is less than half visible between the page's header and
+  // the dock (on a phone) or the screen's foot, the page scrolls so that it sits just
+  // above them. A slider in the page's flow never scrolls it (see below). A
+  // MutationObserver, whose records count only around a change, finds the figure.
+  const FIGURE = ".dcglab-strip-row, .dcglab-totals, .dcglab-figure, .dcglab-scroll, table, svg";
+  let armed = null, found = [], pressing = false, revealTimer = null;
+  const seen = typeof MutationObserver === "undefined" ? null : new MutationObserver((records) => {
+    if (!armed) return;
+    for (const m of records) {
+      const t = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+      if (!t || t.closest(".dcglab-key, .dcglab-help, .dcglab-detail, .dcglab-sr")) continue;
+      const f = t.closest(FIGURE);
+      if (!f || !root.contains(f) || f.closest(".dcglab-controls, .dcglab-readouts, .dcglab-predict")) continue;
+      if (!found.includes(f)) found.push(f);
+    }
+  });
+  const band = () => {
+    const header = getComputedStyle(root).getPropertyValue("--dcglab-top");
+    let bottom = window.innerHeight;
+    for (const d of [live, panel]) {
+      if (getComputedStyle(d).position !== "sticky") continue;
+      const r = d.getBoundingClientRect();
+      if (r.height > 0) bottom = Math.min(bottom, r.top);
+    }
+    return [parseFloat(header) || 0, bottom];
+  };
+  const docked = (e) => Boolean(e) && (panel.contains(e) || live.contains(e)) && getComputedStyle(panel).position === "sticky";
+  const reveal = () => {
+    revealTimer = null;
+    const anchor = armed === root ? null : armed;
+    // a verdict about the state already shown redraws nothing: its figure is the picture's first
+    let figs = found.filter((f) => f.isConnected && f.getBoundingClientRect().height > 0);
+    if (!figs.length && anchor && anchor.closest(".dcglab-predict")) figs = [picture.querySelector(FIGURE)].filter(Boolean);
+    armed = null;
+    found = [];
+    if (!figs.length || !root.isConnected) return;
+    // a slider in the page's flow (a wide screen, the grades as sliders) never moves while
+    // in use; a docked control, a chip, a select or a stepper's button (each used once)
+    // may scroll the page, and one in the page's flow stays on the screen
+    const chip = Boolean(anchor && anchor.closest(".dcglab-predict"));
+    const once = chip || Boolean(anchor && anchor.matches && anchor.matches("select, button"));
+    if (!docked(anchor) && !once) return;
+    const [top, bottom] = band();
+    const room = bottom - top;
+    if (room <= 0) return;
+    const half = (r) => Math.max(0, Math.min(r.bottom, bottom) - Math.max(r.top, top)) >= 0.5 * Math.min(r.height, room);
+    // one changed figure at least half in view is enough
+    if (figs.some((f) => half(f.getBoundingClientRect()))) return;
+    // else the first in the page's order
+    figs.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    const fig = figs[0];
+    const r = fig.getBoundingClientRect();
+    // its foot just above the dock, or its head under the header where it is taller
+    let dy = r.height + 8 <= room ? r.bottom - (bottom - 8) : r.top - (top + 8);
+    // on a phone (a sticky dock) a chip may scroll away: the verdict's figure matters more
+    const chipOnPhone = chip && getComputedStyle(panel).position === "sticky";
+    if (once && anchor.isConnected && !docked(anchor) && !chipOnPhone) {
+      // it stays on the screen (a chip with its verdict under it)
+      const a = anchor.getBoundingClientRect();
+      dy = Math.max(a.bottom - window.innerHeight + 4, Math.min(a.top - top - 4, dy));
+    }
+    if (Math.abs(dy) >= 1) window.scrollBy({ top: dy, behavior: reducedMotion() ? "auto" : "smooth" });
+  };
+  // called before a change: the figure it redraws is looked for, and brought into view once
+  // the changes settle (and the pointer is up)
+  const arm = (anchor) => {
+    if (!seen) return;
+    armed = anchor || root;
+    if (revealTimer !== null) clearTimeout(revealTimer);
+    revealTimer = setTimeout(() => { if (pressing) revealTimer = null; else reveal(); }, 250);
+  };
+  // the reader moving on to another control (or anything else) before the reveal: it is
+  // dropped, so the page never scrolls under what the reader uses now
+  const moveOn = (e) => {
+    if (!armed || armed === root || e.target === armed || (armed.contains && armed.contains(e.target))) return;
+    if (revealTimer !== null) clearTimeout(revealTimer);
+    revealTimer = null;
+    armed = null;
+    found = [];
+  };
+  root.addEventListener("focusin", moveOn, true);
+  root.addEventListener("pointerdown", moveOn, true);
+  panel.addEventListener("pointerdown", () => { pressing = true; }, true);
+  const release = () => {
+    if (!pressing) return;
+    pressing = false;
+    if (armed && revealTimer === null) revealTimer = setTimeout(reveal, 50);
+  };
+  if (typeof window !== "undefined") {
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+  }
   const write = (c, value) => {
+    arm(root.contains(document.activeElement) ? document.activeElement : null);
     const state = readState();
     // two selects that must differ (`swap`: the other's parameter) trade their values
     if (c.swap && state[c.swap] === value) state[c.swap] = readParam(state, c.param);
@@ -283,6 +400,10 @@ export function mount(model, el, spec) {
     initial: () => copy(initial),
     compute: (s) => computeOnce(s),
     setAll: (s, message) => { clampState(s, controls); steady(undefined, () => setAll(s, message)); },
+    // a prediction's verdict: the figure it changed comes into view (see arm)
+    reveal: (from) => arm(from),
+    // a prediction answered: on a phone the preset chips fold to one line
+    answered: () => root.setAttribute("data-predicted", ""),
     write: (param, value, message) => {
       const s = readState();
       writeInto(s, param, value);
@@ -326,6 +447,9 @@ export function mount(model, el, spec) {
   // controls come after the dock, which never covers them.
   const picture = rank && spec.picture !== "view" ? rank.el : view;
   picture.classList.add("dcglab-picture");
+  if (seen) for (const part of [rank && rank.el, view]) {
+    if (part) seen.observe(part, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
   if (typeof ResizeObserver !== "undefined") {
     // the dock's parts stack by their heights: the readouts sit on the controls, and
     // what scrolls into view (a focused card, a chip) stops above the dock
@@ -496,6 +620,12 @@ export function mount(model, el, spec) {
     }
     model.off("change", update);
     for (const p of fixedParams) model.off(`change:${p}`, forget);
+    if (seen) seen.disconnect();
+    if (revealTimer !== null) clearTimeout(revealTimer);
+    if (typeof window !== "undefined") {
+      window.removeEventListener("pointerup", release, true);
+      window.removeEventListener("pointercancel", release, true);
+    }
   };
 }
 

@@ -95,6 +95,10 @@ function rankView(spec, ctx) {
   // the details line: the pointed or focused card's numbers (aria-hidden: a card's name has them)
   const detail = h("p", { class: "dcglab-detail", "aria-hidden": "true" });
   let detailOf = null;
+  // whether the reader last moved the pointer (else used a key): a card that slides under
+  // a still pointer after a key is not pointed at, and the details follow the focused card
+  let pointing = false;
+  box.addEventListener("keydown", () => { pointing = false; }, true);
   function showDetail(c) {
     detailOf = c;
     setText(detail, c ? c.what : detailHint());
@@ -140,8 +144,9 @@ function rankView(spec, ctx) {
     const c = { card, area, bar, fill, extra, ghost, grade, rank, sr, what: "", fillPx: null, barPx: null };
     // the numbers of the rank, on hover and keyboard focus, go to the details line under
     // the strips (never over text); the same text is in an editable card's name
-    card.addEventListener("pointerenter", () => showDetail(c));
-    card.addEventListener("pointerleave", () => showDetail(null));
+    card.addEventListener("pointerenter", () => { if (pointing) showDetail(c); });
+    card.addEventListener("pointermove", () => { pointing = true; if (detailOf !== c) showDetail(c); });
+    card.addEventListener("pointerleave", () => { if (pointing) showDetail(null); });
     if (editable) {
       card.addEventListener("focus", () => { if (card.matches(":focus-visible")) showDetail(c); });
       card.addEventListener("blur", () => showDetail(null));
@@ -344,9 +349,11 @@ function rankView(spec, ctx) {
     // marks of the bars' parts are then drawn in a neutral grey
     const shown = [...new Set(v.rows.map((row) => row.kind || "system"))];
     const one = shown.length === 1 ? KIND_COLOUR[shown[0]] || KIND_COLOUR.system : "var(--dcglab-muted)";
+    // without a discount a bar is its whole gain: where each kind has its own swatch, that
+    // swatch is the bar's mark, and a grey "gain" mark would name a bar never drawn
     const items = v.legend === "" ? [] : v.discount
       ? [["outline", "gain"], ["fill", "gain × discount (adds to DCG)"], ["hatch", "lost to the discount"]]
-      : [["fill", "gain"]];
+      : shown.length > 1 ? [] : [["fill", "gain"]];
     for (const it of items) it.push(one);
     if (v.legend !== "" && shown.length > 1) {
       // named as in the map, else by the first words of the first such row's title
@@ -357,6 +364,12 @@ function rankView(spec, ctx) {
       };
       items.unshift(...shown.map((kind) => ["fill", nameOf(kind), KIND_COLOUR[kind] || KIND_COLOUR.system]));
     }
+    // documents judged but not retrieved (chapter 7) are drawn in their own colour; where
+    // a strip holds them but none is drawn now, the mark keeps its place, unseen, so that
+    // the controls under the legend do not move as documents come and go
+    const missed = v.rows.some((row) => (row.marks || []).some((m) => /\bdcglab-missed\b/.test(m || "")));
+    if (v.legend !== "" && (missed || v.rows.some((row) => row.unranked)))
+      items.push(["fill", "judged, not retrieved", "var(--dcglab-c4)", !missed]);
     if (boost) items.push(["extra", "added by a weight above 1", one]);
     if (cut && v.legend !== "") items.push(["after", "after the cutoff k, not counted"]);
     if (v.legend !== "" && v.rows.some((row) => row.list)) items.push(["ghost", "before your last change"]);
@@ -365,12 +378,20 @@ function rankView(spec, ctx) {
       legendKey = key;
       legend.replaceChildren();
       if (v.legend) legend.append(v.legend);
-      for (const [mark, text, colour] of items) {
-        const item = h("span", { class: "dcglab-key-item" });
+      for (const [mark, text, colour, unseen] of items) {
+        const item = h("span", unseen ? { class: "dcglab-key-item", style: "visibility: hidden", "aria-hidden": "true" }
+          : { class: "dcglab-key-item" });
         const style = colour ? { style: `--dcglab-key: ${colour}` } : {};
         item.append(h("span", { class: `dcglab-key-mark dcglab-key-${mark}`, "aria-hidden": "true", ...style }), text);
         legend.append(item);
       }
+    }
+    // after a key, the focused card's numbers (it may have moved, or changed grade)
+    const active = typeof document !== "undefined" ? document.activeElement : null;
+    if (!pointing && active && active.classList && active.classList.contains("dcglab-card") && box.contains(active)
+        && active.matches(":focus-visible")) {
+      const c = [...rows.values()].flatMap((r) => r.all || []).find((o) => o.card === active);
+      if (c) detailOf = c;
     }
     if (detailOf && !detailOf.card.isConnected) showDetail(null);
     else setText(detail, detailOf ? detailOf.what : detailHint());
@@ -547,8 +568,9 @@ function rankView(spec, ctx) {
   }
 
   const help = h("p", { class: "dcglab-help", id: helpId }, MOVE_HELP + GRADE_HELP);
-  box.prepend(help, legend);
-  box.append(detail);
+  // the strips come first, right under the predict box's verdict; their key, the
+  // pointed card's numbers and how to edit them follow
+  box.append(legend, detail, help);
   showDetail(null);
   // Reset puts every card back where it started.
   const home = () => { for (const r of rows.values()) if (r.ids) r.ids = r.ids.map((_, i) => i); };

@@ -33,7 +33,7 @@ export default explorer({
     fits: (s) => s.p > 0.5,
     apply: (s) => Object.assign(s, { p: 0.5 }),
     answer: (a, b) => direction(a, b, "rbp"),
-    why: (a, b, s) => `RBP went from ${fmt(a.rbp)} to ${fmt(b.rbp)}. An impatient reader puts more weight on rank 1, `
+    why: (a, b, s) => `RBP ${fromTo(fmt(a.rbp), fmt(b.rbp))}. An impatient reader puts more weight on rank 1, `
       + `and this ranking's rank 1 is ${s.grades[0] > 0 ? "relevant" : "not relevant"}.`,
   },
   draw(out, s, r, ctx) {

@@ -48,7 +48,8 @@ def _need(cond: bool, where: str, message: str) -> None:
 def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
     """An explorer's state patch, lists padded with grade 0 to the explorer's length;
     refused unless every key is a parameter of the explorer with a value of its type.
-    An optional 'note' says how the explorer shows the question's numbers."""
+    An optional 'note' says how the explorer shows the question's numbers; a padded list
+    adds a sentence that says which documents the explorer adds with grade 0."""
     _need(
         isinstance(spec, dict)
         and {"doc", "name", "state"} <= set(spec) <= {"doc", "name", "state", "note"},
@@ -62,6 +63,7 @@ def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
     default = {p: traits[p].default() for p in cls.params}
     state = resolve(spec["state"], inputs)
     out: dict[str, Any] = {}
+    added = ""
     for key, value in state.items():
         _need(key in cls.params, f"{where}.state", f"{key!r} is not a parameter of {name}")
         base = default[key]
@@ -72,6 +74,10 @@ def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
                 f"{where}.state.{key}",
                 f"needs at most {len(base)} grades 0-9, got {value!r}",
             )
+            if len(value) < len(base):
+                first, last = len(value) + 1, len(base)
+                which = f"documents {first}–{last} have" if first < last else f"document {last} has"
+                added = f"The explorer holds {last} documents: {which} grade 0 there."
             value = list(value) + [0] * (len(base) - len(value))
         else:
             ok = type(value) is type(base) or (isinstance(base, float) and type(value) is int)
@@ -79,8 +85,11 @@ def _explorer_state(spec: Any, inputs: Inputs, where: str) -> dict[str, Any]:
             value = type(base)(value)
         out[key] = value
     made: dict[str, Any] = {"doc": spec["doc"], "name": name, "state": out}
-    if "note" in spec:
-        made["note"] = _filled(str(spec["note"]), inputs, f"{where}.note")
+    notes = [_filled(str(spec["note"]), inputs, f"{where}.note")] if "note" in spec else []
+    if added:
+        notes.append(added)
+    if notes:
+        made["note"] = " ".join(notes)
     return made
 
 
