@@ -297,7 +297,9 @@ CHANGED_JS = """
     if (t.nodeType !== 1) t = t.parentElement;
     if (!t || t.closest('.dcglab-key, .dcglab-help, .dcglab-detail, .dcglab-sr')) continue;
     const f = t.closest(FIG);
-    const drawn = f && root.contains(f) && f.getBoundingClientRect().height > 0;
+    // what a closed disclosure holds is laid out, unseen
+    const drawn = f && root.contains(f) && f.getBoundingClientRect().height > 0
+      && !f.closest('details:not([open])');
     if (drawn && !figs.includes(f)) figs.push(f);
   }
   if (!figs.length && chip) {
@@ -315,20 +317,46 @@ CHANGED_JS = """
   return figs.map((f) => {
     const r = f.getBoundingClientRect();
     const seen = Math.max(0, Math.min(r.bottom, bottom) - Math.max(r.top, top));
-    return {fig: `${f.tagName}.${f.getAttribute('class')}`, top: Math.round(r.top),
+    return {fig: `${f.tagName}.${f.getAttribute('class')}`, chart: !f.closest('.dcglab-rank'),
+            top: Math.round(r.top),
             bottom: Math.round(r.bottom), band: [Math.round(top), Math.round(bottom)],
             share: seen / Math.min(r.height, bottom - top)};
   });
 }
 """
 
-#: The first usable control of each kind: a prediction's chip, a slider, a select, a stepper.
+#: The first usable control of each kind: a prediction's chip, a slider (by keys, and by
+#: a touch), a select, a stepper.
 FIRST_OF_KIND = [
     ("chip", ".dcglab-predict-choices .dcglab-chip"),
     ("range", ':scope > .dcglab-controls input[type="range"]'),
+    ("tap", ':scope > .dcglab-controls input[type="range"]'),
     ("select", ":scope > .dcglab-controls select"),
     ("stepper", ":scope > .dcglab-controls .dcglab-stepper button"),
 ]
+
+
+def touch_tap(page, x: float, y: float) -> None:
+    """A finger's tap at (x, y) through Chromium's touch input (which, like a real
+    tap on a slider, sets its value without focusing it)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def pointer_on_range(page, control, how: str) -> None:
+    """Set a slider with a mouse click or a touch tap ("mouse", "touch") near the end
+    of its track away from its value."""
+    at = control.evaluate("e => (e.value - e.min) / Math.max(1, e.max - e.min)")
+    box = control.bounding_box()
+    x = box["x"] + box["width"] * (0.1 if at > 0.5 else 0.9)
+    y = box["y"] + box["height"] / 2
+    if how == "mouse":
+        page.mouse.click(x, y)
+    else:
+        touch_tap(page, x, y)
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -359,6 +387,10 @@ def test_a_change_shows_the_figure_it_changes(browser, http_server, site_dir, re
                 root.evaluate(WATCH_JS)
                 if kind in ("chip", "stepper"):
                     control.click()
+                elif kind == "tap":
+                    if width > 500:  # a wide screen's sliders are used with a mouse or keys
+                        continue
+                    pointer_on_range(page, control, "touch")
                 elif kind == "range":
                     was = control.input_value()
                     control.focus()
@@ -376,6 +408,83 @@ def test_a_change_shows_the_figure_it_changes(browser, http_server, site_dir, re
                     continue
                 where = (rel, width, name, kind, figures)
                 assert max(f["share"] for f in figures) >= 0.5, where
+                # on a phone, a docked control that redraws a chart (or a table) as well as
+                # the rank strip shows the chart: the strip only marks the new value
+                charts = [f for f in figures if f["chart"]]
+                if width < 500 and kind != "chip" and charts:
+                    assert max(f["share"] for f in charts) >= 0.5, where
                 checked += 1
         assert checked > 0, rel
         assert page.console_errors == []
+
+
+def predict_then_point(page, rel: str, how: str):
+    """Open ``rel``, answer its first prediction, then set the first docked slider with
+    ``how`` ("mouse" or "touch"); return the explorer's root."""
+    open_page(page, rel)
+    root = explorer_roots(page)[0]
+    root.locator(".dcglab-predict-choices .dcglab-chip").first.click()
+    page.wait_for_timeout(400)
+    control = root.locator(':scope > .dcglab-controls input[type="range"]').first
+    control.scroll_into_view_if_needed()
+    was = control.input_value()
+    pointer_on_range(page, control, how)
+    page.wait_for_timeout(600)
+    assert control.input_value() != was, (rel, how)
+    return root
+
+
+@pytest.mark.parametrize("how", ["mouse", "touch"])
+@pytest.mark.parametrize("rel", ["chapters/04_cutoffs.html", "chapters/08_graded_binary.html"])
+def test_a_pointer_change_folds_the_predict_box(browser, http_server, site_dir, rel, how):
+    """At 390x844, after a prediction, a slider set by a mouse click or a touch tap (which
+    leaves the focus on the chip) folds the prediction to "Predict again", as the keys do:
+    its toggle has its name, is collapsed and is a real target."""
+    with new_page(browser, http_server, width=390, height=844) as page:
+        root = predict_then_point(page, rel, how)
+        state = root.locator(".dcglab-predict-toggle").evaluate(
+            "e => ({name: e.textContent.trim(), hidden: e.hidden,"
+            " expanded: e.getAttribute('aria-expanded'),"
+            " folded: e.closest('.dcglab-predict').hasAttribute('data-folded'),"
+            " height: e.getBoundingClientRect().height})"
+        )
+        where = (rel, how, state)
+        assert not state["hidden"] and state["name"].startswith("Predict again"), where
+        assert state["expanded"] == "false" and state["folded"], where
+        assert state["height"] >= 24, where
+        assert page.console_errors == []
+
+
+@pytest.mark.parametrize("rel", ["chapters/04_cutoffs.html", "chapters/08_graded_binary.html"])
+def test_the_predict_toggle_is_never_shown_without_its_name(browser, http_server, site_dir, rel):
+    """At 1280x900, after a prediction and a mouse click on a slider, the predict box's
+    toggle is either hidden from everyone or has its name."""
+    with new_page(browser, http_server, width=1280, height=900) as page:
+        root = predict_then_point(page, rel, "mouse")
+        state = root.locator(".dcglab-predict-toggle").evaluate(
+            "e => ({name: e.textContent.trim(), shown: getComputedStyle(e).display !== 'none'"
+            " && !e.hidden})"
+        )
+        assert not state["shown"] or state["name"], (rel, state)
+
+
+def test_a_key_that_cannot_set_a_fixed_grade_says_why(page, site_dir):
+    """Chapter 10's systems' cards have the judges' grades: a digit, ↑ or ↓ on a card
+    changes nothing and says so in the live line, with the key that does reorder."""
+    open_page(page, "chapters/10_practice.html")
+    root = next(r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "choose_k")
+    live = root.locator(":scope > .dcglab-readouts")
+    card = root.locator(".dcglab-strip.dcglab-editable button.dcglab-card").first
+    for key in ("3", "ArrowDown", "ArrowUp"):
+        card.focus()
+        name = card.get_attribute("aria-label") or card.text_content()
+        page.keyboard.press(key)
+        page.wait_for_timeout(100)
+        assert "Grades are fixed here" in live.text_content(), (key, live.text_content())
+        assert "Shift+←/→ reorders" in live.text_content(), key
+        assert (card.get_attribute("aria-label") or card.text_content()) == name, key
+        page.keyboard.press("Shift+ArrowRight")
+        page.wait_for_timeout(100)
+        assert "Grades are fixed here" not in live.text_content(), key
+        page.keyboard.press("Shift+ArrowLeft")
+    assert page.console_errors == []

@@ -819,11 +819,17 @@ def test_cranfield_scatter_counts_every_query(page, site_dir):
     assert page.console_errors == []
 
 
-#: The first scatter's circles ({x, y, r} in px), its square's label boxes, and whether the
-#: square (a dashed polyline) comes after every circle in the drawing.
-SCATTER_JS = """svg => {
-  const circles = Array.from(svg.querySelectorAll('circle'), (c) => ({
-    x: +c.getAttribute('cx'), y: +c.getAttribute('cy'), r: +c.getAttribute('r') }));
+#: The first scatter's circles ({x, y, r, out: r and half a ring's stroke} in px), its
+#: square's label boxes, and whether the square (a dashed polyline) comes after every
+#: circle in the drawing.
+SCATTER_JS = r"""svg => {
+  // a ring's outer edge: its radius and half its stroke
+  const circles = Array.from(svg.querySelectorAll('circle'), (c) => {
+    const style = c.getAttribute('style') || '';
+    const width = +(style.match(/stroke-width: ([\d.]+)/) || [0, 0])[1];
+    const r = +c.getAttribute('r'), ring = /fill: none/.test(style) ? width / 2 : 0;
+    return { x: +c.getAttribute('cx'), y: +c.getAttribute('cy'), r, out: r + ring };
+  });
   const labels = Array.from(svg.querySelectorAll('.dcglab-chart-label'), (t) => {
     const b = t.getBBox();
     return { text: t.textContent, box: [b.x, b.y, b.x + b.width, b.y + b.height] };
@@ -841,9 +847,10 @@ SCATTER_JS = """svg => {
 def test_cranfield_circles_keep_clear_of_each_other_and_the_centre(
     browser, http_server, site_dir, width, mode
 ):
-    """Chapter 13 at k = 10 and k = 1: in both scatters no two circles overlap; in the
-    first, the dashed centre square is drawn over the circles, and inside it the number of
-    its queries (the second scatter's queries) is written where no circle reaches."""
+    """Chapter 13 at k = 10 and k = 1: in both scatters at least 2 px of background show
+    between any two circles' rings; in the first, the dashed centre square is drawn over the
+    circles, and inside it the number of its queries (the second scatter's queries) is
+    written where no circle reaches."""
     with new_page(browser, http_server, width=width, height=900, mode=mode) as page:
         open_page(page, "chapters/13_cranfield.html")
         root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "cranfield"][
@@ -861,8 +868,8 @@ def test_cranfield_circles_keep_clear_of_each_other_and_the_centre(
                 dots = scatter["circles"]
                 for i, a in enumerate(dots):
                     for b in dots[i + 1 :]:
-                        gap = math.hypot(a["x"] - b["x"], a["y"] - b["y"]) - a["r"] - b["r"]
-                        assert gap >= -0.01, (k, a, b)
+                        gap = math.hypot(a["x"] - b["x"], a["y"] - b["y"]) - a["out"] - b["out"]
+                        assert gap >= 2 - 0.01, (k, a, b)
             assert first["squareOnTop"], k
             inside = sum(
                 int(n)
@@ -1035,3 +1042,113 @@ def test_choose_k_table_fits_a_phone(browser, http_server, site_dir):
             "t => [t.scrollWidth, t.parentElement.clientWidth]"
         )
         assert box[0] <= box[1], f"the table needs {box[0]} px in a {box[1]} px box"
+
+
+def test_tip_dots_that_would_overlap_sit_side_by_side(browser, http_server, site_dir):
+    """Chapter 2 at rank 10 (base 2, relative weights): 1/log2(11) = 0.289 and
+    Järvelin–Kekäläinen's 1/log2(10) = 0.301 are 2 px apart on the chart, so their tip dots
+    sit side by side: no dot covers another, at the inspected rank and while pointing."""
+    with new_page(browser, http_server, width=1280, height=900) as page:
+        open_page(page, "chapters/02_discounting.html")
+        root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "discounts"][
+            0
+        ]
+        want = dict(state_of(root), base=2, rank=10, n=max(10, state_of(root)["n"]))
+        want["view"] = "relative to rank 1"
+        page.evaluate(
+            "s => { location.hash = 'dcglab.discounts=' + encodeURIComponent(JSON.stringify(s)); }",
+            want,
+        )
+        page.wait_for_function(
+            "e => JSON.parse(e.getAttribute('data-state')).rank === 10", arg=root.element_handle()
+        )
+        svg = root.locator("svg.dcglab-chart").first
+        dots_js = """s => Array.from(s.querySelectorAll('.dcglab-tip-dots circle'))
+          .filter((c) => c.getAttribute('visibility') !== 'hidden')
+          .map((c) => [+c.getAttribute('cx'), +c.getAttribute('cy'), +c.getAttribute('r')])"""
+
+        def assert_apart(dots):
+            assert len(dots) == 4, dots
+            for i, (x, y, r) in enumerate(dots):
+                for u, v, q in dots[i + 1 :]:
+                    assert math.hypot(x - u, y - v) >= r + q - 0.01, dots
+
+        assert_apart(svg.evaluate(dots_js))
+        # pointing at rank 10 writes the dots in place (the same rule)
+        guide = svg.locator(".dcglab-chart-tip line").first
+        box, view = svg.bounding_box(), svg.evaluate("s => s.viewBox.baseVal.width")
+        x = box["x"] + float(guide.get_attribute("x1")) * box["width"] / view
+        svg.locator(".dcglab-chart-pick").dispatch_event(
+            "pointermove", {"clientX": x, "clientY": box["y"] + box["height"] / 2}
+        )
+        assert svg.locator(".dcglab-chart-tip").get_attribute("data-x") == "10"
+        assert_apart(svg.evaluate(dots_js))
+        assert page.console_errors == []
+
+
+#: What of chapter 8's readouts shows (is wider than a clipped 1 px) and on screen.
+DOCK_JS = """root => {
+  const live = root.querySelector(':scope > .dcglab-readouts');
+  return { dock: parseFloat(getComputedStyle(root).getPropertyValue('--dcglab-dock-h')),
+           shown: Array.from(live.querySelectorAll('.dcglab-readout')).filter((e) => {
+             const b = e.getBoundingClientRect();
+             return b.width > 2 && b.top >= 0 && b.bottom <= innerHeight;
+           }).map((e) => e.innerText) };
+}"""
+
+
+def test_graded_binary_docks_its_numbers_on_a_phone(browser, http_server, site_dir):
+    """Chapter 8 on a phone: its table is under the dock, so the dock itself shows nDCG@k
+    (linear) of U and V, as Python computes them, for every k the slider sets (AP too),
+    and stays within a third of the screen."""
+    with new_page(browser, http_server, width=390, height=844) as page:
+        open_page(page, "chapters/08_graded_binary.html")
+        root = [
+            r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "graded_binary"
+        ][0]
+        slider = root.locator('input[data-param="k"]')
+        slider.scroll_into_view_if_needed()
+        seen = set()
+        for k in range(1, len(state_of(root)["first"]) + 1):
+            slider.evaluate(
+                "(e, v) => { e.value = String(v);"
+                " e.dispatchEvent(new Event('input', {bubbles: true})); }",
+                k,
+            )
+            page.wait_for_function(
+                "([e, k]) => JSON.parse(e.getAttribute('data-state')).k === k",
+                arg=[root.element_handle(), k],
+            )
+            want = REGISTRY["graded_binary"].compute(state_of(root))
+            got = root.evaluate(DOCK_JS)
+            assert got["dock"] <= 844 / 3, got
+            line = " ".join(got["shown"])
+            for key, name in (("ndcg_linear_first", f"nDCG@{k} lin U"), ("ap_first", "AP U")):
+                value = want[key]
+                text = "undefined" if value is None else f"{value:.3f}"
+                assert f"{name} {text}" in line, (k, line)
+            assert f"lin V {want['ndcg_linear_second']:.3f}" in line, (k, line)
+            seen.add(line)
+        assert len(seen) > 1, seen
+        assert page.console_errors == []
+
+
+def test_pool_table_fits_a_phone(browser, http_server, site_dir):
+    """Chapter 12 at 390 px: the table of runs fits without scrolling sideways, and a
+    run's name breaks only between its words."""
+    with new_page(browser, http_server, width=390, height=844) as page:
+        open_page(page, "chapters/12_incomplete_judgments.html")
+        root = [r for r in explorer_roots(page) if r.get_attribute("data-explorer") == "pool"][0]
+        box = root.locator(".dcglab-scroll").first
+        box.scroll_into_view_if_needed()
+        got = box.evaluate(
+            """b => ({ sw: b.scrollWidth, cw: b.clientWidth,
+                 names: Array.from(b.querySelectorAll('tbody td:first-child'), (td) => {
+                   const r = document.createRange(); r.selectNodeContents(td);
+                   return [td.textContent, new Set(Array.from(r.getClientRects(),
+                     (x) => Math.round(x.top))).size]; }) })"""
+        )
+        assert got["sw"] <= got["cw"] + 1, got
+        for name, lines in got["names"]:
+            assert lines <= len(name.split(" ")), got
+        assert page.console_errors == []

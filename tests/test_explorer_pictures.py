@@ -495,3 +495,48 @@ def test_grade_sliders_show_ticks_and_labels(page, site_dir, rel):
             checked += 1
     assert checked > 0, f"{rel}: no grade slider seen"
     assert page.console_errors == []
+
+
+#: Each prediction chip: its text, whether pressed, its colours, weight and mark (::after).
+CHIPS_JS = """
+r => {
+  const rgb = (s) => s.match(/[\\d.]+/g).slice(0, 4).map(Number);
+  return Array.from(r.querySelectorAll('.dcglab-predict-choices .dcglab-chip')).map((c) => {
+    const s = getComputedStyle(c), a = getComputedStyle(c, '::after');
+    return {text: c.textContent, pressed: c.getAttribute('aria-pressed') === 'true',
+            fg: rgb(s.color), bg: rgb(s.backgroundColor), border: rgb(s.borderTopColor),
+            weight: Number(s.fontWeight), mark: a.content,
+            page: rgb(getComputedStyle(r).backgroundColor)};
+  });
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_the_picked_chip_is_marked_right_or_wrong(browser, http_server, site_dir, mode):
+    """Chapter 1's prediction, each chip picked in turn: the pick is filled and bold with
+    its text at AA contrast (4.5:1) on the fill, and carries the verdict's mark (✓ or ✗);
+    where it is wrong, the answer's chip carries a ✓ and an outline at 3:1 on the page;
+    no other chip is marked. In light and dark."""
+    with new_page(browser, http_server, mode=mode) as page:
+        root = root_named(page, "chapters/01_cumulative_gain.html", "cumulative_gain")
+        verdicts = set()
+        for i in range(root.locator(".dcglab-predict-choices .dcglab-chip").count()):
+            root.locator(".dcglab-predict-choices .dcglab-chip").nth(i).click()
+            verdict = root.locator(".dcglab-predict-verdict").get_attribute("data-verdict")
+            verdicts.add(verdict)
+            chips = root.evaluate(CHIPS_JS)
+            pick = chips[i]
+            where = (mode, i, verdict, chips)
+            assert pick["pressed"] and pick["bg"][3:] != [0], where
+            assert _contrast(pick["fg"][:3], pick["bg"][:3]) >= 4.5, where
+            assert pick["weight"] >= 700, where
+            assert ("✓" if verdict == "right" else "✗") in pick["mark"], where
+            answers = [c for j, c in enumerate(chips) if j != i and "✓" in c["mark"]]
+            assert len(answers) == (0 if verdict == "right" else 1), where
+            for c in answers:
+                assert _contrast(c["border"][:3], c["page"][:3]) >= 3, where
+            others = [c for j, c in enumerate(chips) if j != i and c not in answers]
+            assert all(not c["pressed"] and c["mark"] in ("none", "normal") for c in others)
+        assert verdicts == {"right", "wrong"}, verdicts
+        assert page.console_errors == []

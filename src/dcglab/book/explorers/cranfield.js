@@ -107,8 +107,11 @@ const warmed = new WeakSet();
 // per data object, the scatters' last 64 layouts of circles, by cutoff, gains, width and scatter
 const layouts = new WeakMap();
 
-// A scatter's circles: a group of n queries has radius min(18, 3 + 3.52·√(n − 1)) px.
+// A scatter's circles: a group of n queries has radius min(18, 3 + 3.52·√(n − 1)) px,
+// drawn as a ring 2 px wide; the centres of two circles are at least SEP px further apart
+// than the sum of their radii, so 2 px of background show between their rings.
 const RADIUS_MAX = 18;
+const SEP = 4;
 const radius = (n) => Math.min(RADIUS_MAX, 3 + 3.52 * Math.sqrt(n - 1));
 
 // Lists of groups of queries [{x, y, queries}] as circles (one series per list) that do
@@ -123,7 +126,7 @@ function bubbles(lists, [sx, sy], hole) {
     .sort((a, b) => b.r - a.r || a.i - b.i);
   const placed = [];
   const inHole = (x, y, r) => hole && Math.abs(x) < hole[0] + r - 1e-6 && Math.abs(y) < hole[1] + r - 1e-6;
-  const free = (x, y, r, near) => !inHole(x, y, r) && near.every((b) => Math.hypot(x - b.x, y - b.y) >= r + b.r + 1 - 1e-6);
+  const free = (x, y, r, near) => !inHole(x, y, r) && near.every((b) => Math.hypot(x - b.x, y - b.y) >= r + b.r + SEP - 1e-6);
   for (const p of want) {
     let { x, y } = p;
     const r = p.r;
@@ -141,43 +144,24 @@ function bubbles(lists, [sx, sy], hole) {
 }
 
 // The free place for a circle of radius r nearest to (x, y): first among the places that
-// touch one circle within REACH px (the nearest point of its ring) or two of the ten
-// nearest (where their rings cross); failing those, along a spiral out from (x, y).
-const REACH = 2 * RADIUS_MAX + 2;
+// touch one circle within reach (the nearest point of its ring) or two of the ten nearest
+// (where their rings cross), with a reach of REACH px, then twice and four times that;
+// failing those, along a spiral out from (x, y).
+const REACH = 2 * RADIUS_MAX + 2 * SEP;
 function nearestFree(x, y, r, placed, free) {
-  // the circles within reach, nearest (edge to edge) first
-  const near = [];
-  for (const b of placed) {
-    const e = Math.hypot(x - b.x, y - b.y) - b.r;
-    if (e < r + 1 + REACH) near.push([e, b]);
+  for (const reach of [REACH, 2 * REACH, 4 * REACH]) {
+    const best = touching(x, y, r, placed, free, reach);
+    if (best) return best;
   }
-  near.sort((m, n) => m[0] - n[0]);
-  const circles = near.map(([, b]) => b);
-  // a circle out of reach cannot touch a place within reach of (x, y)
-  let best = null, bestD = REACH;
-  const consider = (u, v) => {
-    const d = Math.hypot(u - x, v - y);
-    if (d <= bestD && free(u, v, r, circles)) [best, bestD] = [[u, v], d];
-  };
-  for (const b of circles) {
-    const d = Math.hypot(x - b.x, y - b.y), R = r + b.r + 1;
-    const [ux, uy] = d > 1e-9 ? [(x - b.x) / d, (y - b.y) / d] : [Math.SQRT1_2, -Math.SQRT1_2];
-    consider(b.x + ux * R, b.y + uy * R);
-  }
-  const close = Math.min(circles.length, 10);
-  for (let i = 0; i < close; i++) for (let j = i + 1; j < close; j++) {
-    const [a, b] = [circles[i], circles[j]], [ra, rb] = [r + a.r + 1, r + b.r + 1];
-    const d = Math.hypot(b.x - a.x, b.y - a.y);
-    if (d < 1e-9 || d > ra + rb || d < Math.abs(ra - rb)) continue;
-    const t = (ra * ra - rb * rb + d * d) / (2 * d), h = Math.sqrt(Math.max(0, ra * ra - t * t));
-    const [mx, my, ex, ey] = [a.x + ((b.x - a.x) * t) / d, a.y + ((b.y - a.y) * t) / d, (b.y - a.y) / d, (b.x - a.x) / d];
-    consider(mx + h * ex, my - h * ey);
-    consider(mx - h * ex, my + h * ey);
-  }
-  if (best) return best;
+  // the circles by their distance from (x, y), measured once
+  const away = placed.map((b) => [Math.hypot(x - b.x, y - b.y), b]).sort((m, n) => m[0] - n[0]);
   for (let rho = 1; rho < 4096; rho += 1) {
     // on a ring of radius rho about (x, y), only circles that cross its band can touch
-    const ring = placed.filter((b) => Math.abs(Math.hypot(x - b.x, y - b.y) - rho) < r + b.r + 1);
+    const ring = [];
+    for (const [d, b] of away) {
+      if (d - rho >= r + RADIUS_MAX + SEP) break;
+      if (Math.abs(d - rho) < r + b.r + SEP) ring.push(b);
+    }
     const steps = Math.ceil(Math.PI * rho);
     for (let i = 0; i < steps; i++) {
       const [u, v] = [x + rho * Math.cos((2 * Math.PI * i) / steps), y + rho * Math.sin((2 * Math.PI * i) / steps)];
@@ -185,6 +169,41 @@ function nearestFree(x, y, r, placed, free) {
     }
   }
   return [x, y];
+}
+
+// The free place nearest to (x, y), within reach px of it, among the places that touch one
+// circle or two of the ten nearest; null if there is none.
+function touching(x, y, r, placed, free, reach) {
+  // the circles within reach, nearest (edge to edge) first
+  const near = [];
+  for (const b of placed) {
+    const e = Math.hypot(x - b.x, y - b.y) - b.r;
+    if (e < r + SEP + reach) near.push([e, b]);
+  }
+  near.sort((m, n) => m[0] - n[0]);
+  const circles = near.map(([, b]) => b);
+  // a circle out of reach cannot touch a place within reach of (x, y)
+  let best = null, bestD = reach;
+  const consider = (u, v) => {
+    const d = Math.hypot(u - x, v - y);
+    if (d <= bestD && free(u, v, r, circles)) [best, bestD] = [[u, v], d];
+  };
+  for (const b of circles) {
+    const d = Math.hypot(x - b.x, y - b.y), R = r + b.r + SEP;
+    const [ux, uy] = d > 1e-9 ? [(x - b.x) / d, (y - b.y) / d] : [Math.SQRT1_2, -Math.SQRT1_2];
+    consider(b.x + ux * R, b.y + uy * R);
+  }
+  const close = Math.min(circles.length, 10);
+  for (let i = 0; i < close; i++) for (let j = i + 1; j < close; j++) {
+    const [a, b] = [circles[i], circles[j]], [ra, rb] = [r + a.r + SEP, r + b.r + SEP];
+    const d = Math.hypot(b.x - a.x, b.y - a.y);
+    if (d < 1e-9 || d > ra + rb || d < Math.abs(ra - rb)) continue;
+    const t = (ra * ra - rb * rb + d * d) / (2 * d), h = Math.sqrt(Math.max(0, ra * ra - t * t));
+    const [mx, my, ex, ey] = [a.x + ((b.x - a.x) * t) / d, a.y + ((b.y - a.y) * t) / d, (b.y - a.y) / d, (b.x - a.x) / d];
+    consider(mx + h * ex, my - h * ey);
+    consider(mx - h * ex, my + h * ey);
+  }
+  return best;
 }
 
 // A scatter series of circles from groups of queries.

@@ -91,12 +91,15 @@ export default explorer({
       // the verdicts (U or V) line up with the numbers under them; the grades stand apart
       cellClass: (i, j) => (j === 4 ? "dcglab-nowrap dcglab-gap" : i === 0 && j > 0 ? "dcglab-right" : "") }));
   },
+  // on a wide screen the table shows the results and the readouts' line says what moved;
+  // on a phone the table is under the dock, so the dock shows nDCG@k (linear) and AP of
+  // U and V on one line (styles.css), the numbers a change of k or of a grade moves
   quietReadouts: true,
   readouts: (s, r) => [
-    ["AP U =", "ap_first", fmt(r.ap_first)], ["AP V =", "ap_second", fmt(r.ap_second)],
-    [`nDCG@${kOf(s)} lin U =`, "ndcg_linear_first", fmtNdcg(r.ndcg_linear_first)],
-    ["lin V =", "ndcg_linear_second", fmtNdcg(r.ndcg_linear_second)],
-    ["exp U =", "ndcg_exponential_first", fmtNdcg(r.ndcg_exponential_first)],
-    ["exp V =", "ndcg_exponential_second", fmtNdcg(r.ndcg_exponential_second)],
+    ["AP U", "ap_first", fmt(r.ap_first)], ["AP V", "ap_second", fmt(r.ap_second)],
+    [`nDCG@${kOf(s)} lin U`, "ndcg_linear_first", fmtNdcg(r.ndcg_linear_first)],
+    ["lin V", "ndcg_linear_second", fmtNdcg(r.ndcg_linear_second)],
+    ["exp U", "ndcg_exponential_first", fmtNdcg(r.ndcg_exponential_first)],
+    ["exp V", "ndcg_exponential_second", fmtNdcg(r.ndcg_exponential_second)],
   ],
 });

@@ -4,6 +4,13 @@ const otherRule = (rule) => (rule === "zero" ? "condensed" : "zero");
 const fmtTau = (x) => (x === null ? "undefined (all tied)" : fmt(x));
 const fmtOr = (x) => (x === null ? "— (every run is in the pool)" : fmt(x));
 
+// A run's name that breaks only between its words ("TF-IDF 2/F" never as "TF-" / "IDF").
+function unbroken(name) {
+  const out = node("span");
+  name.split(" ").forEach((word, i) => out.append(...(i ? [" "] : []), node("span", { class: "dcglab-nowrap" }, word)));
+  return out;
+}
+
 export default explorer({
   name: "pool",
   title: "A pool: which runs, how deep, which rule",
@@ -41,11 +48,13 @@ export default explorer({
     ], { title: `nDCG@${k}: pooled (y), complete (x)`, xlabel: "complete judgments", ylabel: "pooled judgments",
          xmin: 0, xmax: lim, ymin: 0, ymax: lim, width: 460, height: 460, square: true,
          xticks: ticks, xfmt: (x) => x.toFixed(digits) }));
-    // the columns the lesson compares come first: on a phone the rest scroll sideways
-    out.append(table(["run", `complete nDCG@${k}`, `pooled nDCG@${k}`, "change", "in the pool", `Judged@${k}`],
+    // the columns the lesson compares come first; short headers that may break (a
+    // zero-width space in Judged@k) let the table fit a phone (styles.css) without scrolling
+    out.append(table(["run", `complete nDCG@${k}`, `pooled nDCG@${k}`, "change", "in pool", `Judged\u200b@${k}`],
       runs.map((r, i) => [s.data.names[i], fmt(r.full), fmt(r.pool), fmt(r.pool - r.full),
                           inPool(i) ? "yes" : "no", fmt(mean(r.judged))]),
-      `Each run's nDCG@${k} with complete and with pooled judgments (${RULE_NAMES[s.rule]})`));
+      `Each run's nDCG@${k} with complete and with pooled judgments (${RULE_NAMES[s.rule]})`,
+      { cell: (i, j, x) => (j === 0 ? unbroken(x) : x) }));
     out.prepend(para(`The pool judges ${fmt(mean(sizes), 1)} documents per query on average; `
       + `unjudged documents follow the ${RULE_NAMES[s.rule]}.`));
   },

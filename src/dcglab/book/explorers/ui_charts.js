@@ -63,6 +63,29 @@ function summarise(s) {
   return `${plainText(s.label)}, ${list.join(", ")}`;
 }
 
+// The radius of a tip's dots (px).
+const TIP_DOT = 4;
+
+// Sideways shifts (px) for dots at heights ys (null: not drawn) on one vertical guide:
+// dots nearer than a dot's width (with its ring) in y form a group, and a group's dots sit
+// side by side, centred on the guide, so that none hides another. Their heights are kept.
+function dotShifts(ys, r = TIP_DOT) {
+  const step = 2 * r + 1.5;
+  const shifts = ys.map(() => 0);
+  const order = ys.map((y, j) => j).filter((j) => ys[j] !== null && ys[j] !== undefined).sort((a, b) => ys[a] - ys[b]);
+  let group = [];
+  const flush = () => {
+    group.forEach((j, i) => { shifts[j] = (i - (group.length - 1) / 2) * step; });
+    group = [];
+  };
+  for (const j of order) {
+    if (group.length && ys[j] - ys[group[group.length - 1]] >= step) flush();
+    group.push(j);
+  }
+  flush();
+  return shifts;
+}
+
 // Details on demand in a chart, tip = {x, xs, lines(x) -> [text], pick(x)}: a box with the
 // numbers at x (the inspected value, which the keyboard moves with its slider); pointing
 // at the chart shows them at the nearest of xs instead, and a click picks that x. While
@@ -75,14 +98,16 @@ function chartTip(svg, tip, frame) {
                            ...(tip.hoverOnly ? { visibility: "hidden" } : {}) });
   g.append(svgNode("line", { x1: at.px, x2: at.px, y1: m.t, y2: H - m.b,
                              style: "stroke: var(--dcglab-fg); stroke-width: 1; stroke-opacity: 0.5" }));
-  // a dot on each line at x, in the line's colour, ringed in the background colour
+  // a dot on each line at x, in the line's colour, ringed in the background colour;
+  // dots that would overlap sit side by side across the guide (dotShifts)
   const dotAt = (d, x) => d.at(x);
   const dotGroup = svgNode("g", { class: "dcglab-tip-dots" });
-  for (const d of dots) {
-    const y = dotAt(d, tip.x);
-    dotGroup.append(svgNode("circle", { cx: at.px, cy: y ?? 0, r: 4, visibility: y === null ? "hidden" : "visible",
+  const ys0 = dots.map((d) => dotAt(d, tip.x)), dx0 = dotShifts(ys0);
+  dots.forEach((d, j) => {
+    const y = ys0[j];
+    dotGroup.append(svgNode("circle", { cx: at.px + dx0[j], cy: y ?? 0, r: TIP_DOT, visibility: y === null ? "hidden" : "visible",
                                         style: `fill: ${d.color}; stroke: var(--dcglab-bg); stroke-width: 1.5` }));
-  }
+  });
   // the box is a backdrop for its text (a little translucent), not a mark of the chart
   g.append(svgNode("rect", { rx: 4, ...at.box, style: "fill: var(--dcglab-bg); fill-opacity: 0.94; stroke: var(--dcglab-border)" }));
   for (const row of at.rows) g.append(svgNode("text", { x: row.x, y: row.y, "font-size": 12, style: "fill: var(--dcglab-fg)" }, row.text));
@@ -100,9 +125,10 @@ function chartTip(svg, tip, frame) {
     const [guide, box, ...rest] = live.children;
     const texts = rest.slice(0, -1), marks = rest[rest.length - 1];
     const now = tipPlace(tip, x, frame);
+    const ys = dots.map((d) => dotAt(d, x)), dx = dotShifts(ys);
     Array.from(marks.children).forEach((c, j) => {
-      const y = dotAt(dots[j], x);
-      c.setAttribute("cx", now.px);
+      const y = ys[j];
+      c.setAttribute("cx", now.px + dx[j]);
       c.setAttribute("cy", y ?? 0);
       c.setAttribute("visibility", y === null ? "hidden" : "visible");
     });

@@ -46,7 +46,11 @@ function predictBox(p, ctx) {
     verdict.textContent = "";
     verdict.removeAttribute("data-verdict");
     box.removeAttribute("data-answered");
-    for (const o of buttons.children) o.setAttribute("aria-pressed", "false");
+    for (const o of buttons.children) {
+      o.setAttribute("aria-pressed", "false");
+      o.removeAttribute("data-mark");
+      o.removeAttribute("data-answer");
+    }
   };
   for (const choice of p.choices) {
     const b = h("button", { type: "button", class: "dcglab-chip", "aria-pressed": "false" }, choice);
@@ -69,7 +73,15 @@ function predictBox(p, ctx) {
       box.setAttribute("data-answered", choice);
       ctx.answered();
       ctx.reveal(b);
-      for (const o of buttons.children) o.setAttribute("aria-pressed", String(o === b));
+      // the pick, marked right or wrong on the chip itself (styles.css), and where it is
+      // wrong the chip of the answer outlined beside it
+      for (const o of buttons.children) {
+        o.setAttribute("aria-pressed", String(o === b));
+        if (o === b) o.setAttribute("data-mark", right === choice ? "right" : "wrong");
+        else o.removeAttribute("data-mark");
+        if (o !== b && o.textContent === right) o.setAttribute("data-answer", "");
+        else o.removeAttribute("data-answer");
+      }
       shown = null;
       if (saved && ctx.key(s1) === ctx.key(saved)) saved = null;  // nothing to go back to
       ours.add(ctx.key(s1));
@@ -126,8 +138,11 @@ function predictBox(p, ctx) {
         h("p", {}, `For that earlier state: ${lastSaid}`));
       verdict.append(last);
       verdict.setAttribute("data-verdict", "stale");
+      // folded, unless the reader is in the box (a touch or a click elsewhere counts,
+      // even where it leaves the focus on a chip); never shown without its label
+      const from = ctx.from();
+      setFold(!(from ? box.contains(from) : box.contains(document.activeElement)));
       fold.hidden = false;
-      if (!box.contains(document.activeElement)) setFold(true);
     }
     if (ok) setQuestion(state);
     else setRich(q, "Predict first: the chapter's question is about its worked example, not the state shown.");
@@ -291,7 +306,8 @@ export function mount(model, el, spec) {
     revealTimer = null;
     const anchor = armed === root ? null : armed;
     // a verdict about the state already shown redraws nothing: its figure is the picture's first
-    let figs = found.filter((f) => f.isConnected && f.getBoundingClientRect().height > 0);
+    // (what a closed disclosure holds is laid out, unseen: it does not count)
+    let figs = found.filter((f) => f.isConnected && f.getBoundingClientRect().height > 0 && !f.closest("details:not([open])"));
     if (!figs.length && anchor && anchor.closest(".dcglab-predict")) figs = [picture.querySelector(FIGURE)].filter(Boolean);
     armed = null;
     found = [];
@@ -305,15 +321,25 @@ export function mount(model, el, spec) {
     const [top, bottom] = band();
     const room = bottom - top;
     if (room <= 0) return;
+    // a control that redraws a chart (or a table) as well as the rank strip is about the
+    // chart: the strip only marks the new value (e.g. the cutoff k's line)
+    if (!chip) {
+      const charts = figs.filter((f) => !f.closest(".dcglab-rank"));
+      if (charts.length) figs = charts;
+    }
     const half = (r) => Math.max(0, Math.min(r.bottom, bottom) - Math.max(r.top, top)) >= 0.5 * Math.min(r.height, room);
     // one changed figure at least half in view is enough
     if (figs.some((f) => half(f.getBoundingClientRect()))) return;
-    // else the first in the page's order
+    // else the first in the page's order, with as many of the next as fit beside it
     figs.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    const fig = figs[0];
-    const r = fig.getBoundingClientRect();
+    const r = figs[0].getBoundingClientRect();
+    let foot = r.bottom;
+    for (const f of figs.slice(1)) {
+      const b = f.getBoundingClientRect().bottom;
+      if (b > foot && b - r.top + 16 <= room) foot = b;
+    }
     // its foot just above the dock, or its head under the header where it is taller
-    let dy = r.height + 8 <= room ? r.bottom - (bottom - 8) : r.top - (top + 8);
+    let dy = r.height + 8 <= room ? foot - (bottom - 8) : r.top - (top + 8);
     // on a phone (a sticky dock) a chip may scroll away: the verdict's figure matters more
     const chipOnPhone = chip && getComputedStyle(panel).position === "sticky";
     if (once && anchor.isConnected && !docked(anchor) && !chipOnPhone) {
@@ -352,14 +378,21 @@ export function mount(model, el, spec) {
     window.addEventListener("pointerup", release, true);
     window.addEventListener("pointercancel", release, true);
   }
+  // the element a control's change came from: the one pressed, touched, typed in or
+  // focused (a tap on a slider does not focus it), else the control's first
+  const source = (c) => {
+    const els = Array.from(root.querySelectorAll("[data-param]")).filter((e) => e.dataset.param === c.param);
+    return els.find((e) => e === last || e.contains(last)) || els.find((e) => e === document.activeElement) || els[0] || null;
+  };
   const write = (c, value) => {
-    arm(root.contains(document.activeElement) ? document.activeElement : null);
+    const from = source(c);
+    arm(from);
     const state = readState();
     // two selects that must differ (`swap`: the other's parameter) trade their values
     if (c.swap && state[c.swap] === value) state[c.swap] = readParam(state, c.param);
     writeInto(state, c.param, value);
     clampState(state, controls);
-    steady(root.contains(document.activeElement) ? document.activeElement : undefined, () => setAll(state));
+    steady(from || undefined, () => setAll(state));
   };
   const setAll = (state, message = "") => {
     said = message;
@@ -404,6 +437,8 @@ export function mount(model, el, spec) {
     reveal: (from) => arm(from),
     // a prediction answered: on a phone the preset chips fold to one line
     answered: () => root.setAttribute("data-predicted", ""),
+    // what the reader last pressed, touched, typed in or focused in the explorer
+    from: () => (last && last !== root && root.contains(last) ? last : null),
     write: (param, value, message) => {
       const s = readState();
       writeInto(s, param, value);

@@ -180,7 +180,11 @@ function rankView(spec, ctx) {
           if (ev.shiftKey) move(r, i, to);
           else r.cards[to].card.focus();
         }
-      } else if (r.movesOnly) handled = ["ArrowUp", "ArrowDown"].includes(ev.key);
+      } else if (r.movesOnly) {
+        // a key that would set a grade says why it does not
+        handled = ["ArrowUp", "ArrowDown"].includes(ev.key) || /^[0-9]$/.test(ev.key);
+        if (handled) ctx.write(r.list, readParam(s, r.list).slice(), "Grades are fixed here (they are the judgments); Shift+←/→ reorders.");
+      }
       else if (ev.key === "ArrowUp" && g < ctx.max) setGrade(r, i, g + 1);
       else if (ev.key === "ArrowDown" && g > 0) setGrade(r, i, g - 1);
       else if (/^[0-9]$/.test(ev.key) && Number(ev.key) <= ctx.max) setGrade(r, i, Number(ev.key));
