@@ -323,11 +323,11 @@ export default explorer({
            ymin: -half - py, ymax: half + py, xticks: [-half, 0, half], xfmt: tick, zero: true, width: W, height: H,
            alt: `x: ${s.gain} gain, y: ${s.versus} gain`, ...opts });
     };
+    const inside = dx.filter((_, q) => central(q)).length;
     // the square goes over the circles, which keep 3 px clear of it, with its count inside
     const square = { xs: [-Z, Z, Z, -Z, -Z], ys: [-Z, -Z, Z, Z, -Z], color: "marker", dash: "3,2", top: true,
-                     label: `the centre, |both| ≤ ${tick(Z)} (${dx.filter((_, q) => central(q)).length} of ${dx.length} queries): the next scatter, ×${ZOOM}` };
+                     label: `the centre, |both| ≤ ${tick(Z)} (${inside} of ${dx.length} queries): the next scatter, ×${ZOOM}` };
     // a centre whose queries all sit at one place (at k = 1, all tie at 0) says so in its title
-    const inside = dx.filter((_, q) => central(q)).length;
     const one = [groups(false, true), groups(true, true)].flat().map((p) => [p.x, p.y]);
     const alone = one.length === 1 && inside > 1
       ? (one[0][0] === 0 && one[0][1] === 0 ? `all ${inside} tie at 0` : `all ${inside} at one point`) : "";
